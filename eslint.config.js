@@ -1,0 +1,61 @@
+// Lint, including the layer rules of docs/ARCHITECTURE.md, enforced mechanically:
+// domain imports only domain and ports; ports import nothing concrete; adapters never import
+// composition; only composition imports adapters; the SDK entry stays free of node I/O.
+import tseslint from 'typescript-eslint';
+
+const nodeIo = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'stream', 'readline', 'worker_threads'];
+const frameworks = ['inversify', 'express', 'express/*', 'jose', 'reflect-metadata', '@inversifyjs/*'];
+const pattern = (group, message) => ({ group, message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/domain/**/*.ts', 'src/sdk/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        pattern(nodeIo, 'Domain code reaches the world only through a port (src/ports).'),
+        pattern(frameworks, 'Domain code never imports container or framework code.'),
+        pattern(['**/adapters/**', '**/composition/**'], 'Domain imports only domain and ports.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/ports/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        pattern(nodeIo, 'Ports import nothing concrete.'),
+        pattern(frameworks, 'Ports import nothing concrete.'),
+        pattern(['**/adapters/**', '**/composition/**'], 'Ports import nothing concrete.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        pattern(['**/composition/**'], 'Adapters never import composition.'),
+        pattern(['inversify', '@inversifyjs/*'], 'Container code lives in src/composition only.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/adapters/memory/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        pattern(nodeIo, 'In-memory adapters touch no node I/O.'),
+        pattern(['**/composition/**', '**/adapters/node/**'], 'In-memory adapters stand alone.'),
+      ] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

@@ -1,0 +1,38 @@
+import type { Readable, Writable } from 'node:stream';
+import type { InboundHandler, MessageSink, Transport } from '../../ports/transport.js';
+
+/**
+ * Newline-delimited JSON-RPC over a readable/writable pair (MCP stdio transport): one message
+ * per line, no embedded newlines. Writes are serialized in order; nothing but protocol
+ * messages is ever written to the output stream.
+ */
+export class StdioTransport implements Transport {
+  private buffer = '';
+  private onData: ((chunk: Buffer | string) => void) | undefined;
+  private readonly sink: MessageSink;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {
+    this.sink = { send: (message) => this.output.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`) };
+  }
+
+  async start(handler: InboundHandler): Promise<void> {
+    this.onData = (chunk) => {
+      this.buffer += chunk.toString();
+      let newline: number;
+      while ((newline = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+        this.buffer = this.buffer.slice(newline + 1);
+        if (line.trim()) handler(line, { kind: 'stdio' }, this.sink);
+      }
+    };
+    this.input.on('data', this.onData);
+  }
+
+  async close(): Promise<void> {
+    if (this.onData) this.input.off('data', this.onData);
+    this.onData = undefined;
+  }
+}

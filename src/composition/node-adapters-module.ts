@@ -1,0 +1,25 @@
+import { ContainerModule } from 'inversify';
+import { CryptoIdSource } from '../adapters/node/crypto-id-source.js';
+import { FileLocker } from '../adapters/node/file-locker.js';
+import { FileTaskStore } from '../adapters/node/file-task-store.js';
+import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
+import { NodeFileSystem } from '../adapters/node/node-file-system.js';
+import { NodeHasher } from '../adapters/node/node-hasher.js';
+import { SystemClock } from '../adapters/node/system-clock.js';
+import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
+import type { FileSystem } from '../ports/file-system.js';
+import { IDS } from './service-ids.js';
+import type { Settings } from './settings.js';
+
+/** The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files. */
+export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
+  bind(IDS.FileSystem).toResolvedValue((s: Settings) => new NodeFileSystem({ durable: s.durable }), [IDS.Settings]).inSingletonScope();
+  bind(IDS.Clock).toResolvedValue(() => new SystemClock()).inSingletonScope();
+  bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
+  bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
+  bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
+  bind(IDS.Authorizer).toResolvedValue((s: Settings) => new LocalAuthorizer(s.actor), [IDS.Settings]).inSingletonScope();
+  bind(IDS.TaskStore)
+    .toResolvedValue((fs: FileSystem, root: string) => new FileTaskStore(fs, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.TrackerRoot])
+    .inSingletonScope();
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Process configuration, parsed once by zod at startup from the environment (and CLI
+ * globals). Nothing else in pm reads process.env.
+ */
+export const settingsSchema = z.object({
+  cwd: z.string().min(1),
+  /** PM_ROOT: a project directory holding .agents/pm, or the .agents/pm directory itself. */
+  root: z.string().min(1).optional(),
+  /** PM_ACTOR: who mutations are recorded as (default: the OS user). */
+  actor: z.string().min(1).max(200),
+  /** PM_DURABLE=1: fsync item files before the atomic rename. */
+  durable: z.boolean().default(false),
+  /** PM_LOCK_TIMEOUT_MS: how long a write waits for the tracker lock. */
+  lockTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUser: string, overrides: Partial<Settings> = {}): Settings {
+  const lock = env.PM_LOCK_TIMEOUT_MS;
+  const parsed = settingsSchema.safeParse({
+    cwd,
+    ...(env.PM_ROOT ? { root: env.PM_ROOT } : {}),
+    actor: env.PM_ACTOR || fallbackUser || 'unknown',
+    durable: env.PM_DURABLE === '1' || env.PM_DURABLE === 'true',
+    ...(lock !== undefined ? { lockTimeoutMs: Number(lock) } : {}),
+    ...overrides,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SettingsError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** A configuration error found at startup (reported before anything runs). */
+export class SettingsError extends Error {}

@@ -1,0 +1,2 @@
+export * from './pm-error.js';
+export * from './tracker-errors.js';

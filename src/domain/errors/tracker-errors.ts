@@ -1,0 +1,68 @@
+import { EXIT, INVALID_PARAMS, PM_ERROR_CODES, PmError } from './pm-error.js';
+
+/** Input that breaks a rule: unknown status, bad priority, malformed argument. */
+export class ValidationError extends PmError {
+  readonly jsonRpcCode = INVALID_PARAMS;
+  readonly reason = 'invalid_input';
+  readonly exitCode = EXIT.usage;
+}
+
+/** An id or name that does not exist. */
+export class NotFoundError extends PmError {
+  readonly jsonRpcCode = INVALID_PARAMS;
+  readonly reason = 'not_found';
+  readonly exitCode = EXIT.notFound;
+}
+
+/** No tracker root was found (run `pm init`). */
+export class TrackerNotFoundError extends PmError {
+  readonly jsonRpcCode = INVALID_PARAMS;
+  readonly reason = 'tracker_not_found';
+  readonly exitCode = EXIT.notFound;
+}
+
+/** The caller's expectedRevision is stale: somebody else changed the item first. */
+export class StaleRevisionError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.conflict;
+  readonly reason = 'stale_revision';
+  readonly exitCode = EXIT.conflict;
+}
+
+/** A state conflict other than a stale revision: claimed by someone else, cycle, in use. */
+export class ConflictError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.conflict;
+  readonly reason: string;
+  readonly exitCode = EXIT.conflict;
+  constructor(message: string, reason: string, data: Record<string, unknown> = {}) {
+    super(message, data);
+    this.reason = reason;
+  }
+}
+
+/** An idempotency key reused for a different request. */
+export class IdempotencyConflictError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.conflict;
+  readonly reason = 'idempotency_key_reused';
+  readonly exitCode = EXIT.conflict;
+}
+
+/** The write lock could not be acquired in time. */
+export class LockTimeoutError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.locked;
+  readonly reason = 'lock_timeout';
+  readonly exitCode = EXIT.locked;
+}
+
+/** A file on disk does not parse or breaks the schema; nothing was changed. */
+export class CorruptDataError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.corrupt;
+  readonly reason = 'corrupt_data';
+  readonly exitCode = EXIT.corrupt;
+}
+
+/** The operation is destructive and the caller did not give explicit consent. */
+export class ConsentRequiredError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.consentRequired;
+  readonly reason = 'consent_required';
+  readonly exitCode = EXIT.consent;
+}

@@ -1,0 +1,96 @@
+import type { FileSystem } from '../../ports/file-system.js';
+import type { Hasher } from '../../ports/hasher.js';
+import { CorruptDataError } from '../errors/index.js';
+import { digestOf } from './digests.js';
+import { encodeHistoryLine, type HistoryEntry } from './history.js';
+import type { TrackerPaths } from './tracker-paths.js';
+
+interface Head {
+  readonly size: number;
+  readonly ino: number;
+  readonly seq: number;
+  readonly digest: string | null;
+  readonly last: HistoryEntry | undefined;
+}
+
+const TAIL_BYTES = 64 * 1024;
+const EMPTY: Head = { size: 0, ino: -1, seq: 0, digest: null, last: undefined };
+
+/**
+ * Appends to and reads the per-item history files. Appends happen only under the tracker's
+ * write lock; the head (last line and its digest) is cached by file size and inode so an
+ * append costs one stat and one write, not a re-read of the whole chain.
+ */
+export class HistoryLog {
+  private readonly heads = new Map<string, Head>();
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly hasher: Hasher,
+    private readonly paths: TrackerPaths,
+  ) {}
+
+  /** The last entry of an item's history (undefined when it has none). */
+  async last(itemId: string): Promise<HistoryEntry | undefined> {
+    return (await this.head(itemId)).last;
+  }
+
+  /** Appends one entry, filling in seq and the chain link; returns the entry as written. */
+  async append(itemId: string, entry: Omit<HistoryEntry, 'seq' | 'prev'>): Promise<HistoryEntry> {
+    const head = await this.head(itemId);
+    const full: HistoryEntry = { ...entry, seq: head.seq + 1, prev: head.digest };
+    const line = encodeHistoryLine(full);
+    const path = this.paths.historyFile(itemId);
+    await this.fs.append(path, `${line}\n`);
+    const sig = await this.fs.stat(path);
+    this.heads.set(itemId, { size: sig?.size ?? 0, ino: sig?.ino ?? -1, seq: full.seq, digest: digestOf(this.hasher, line), last: full });
+    return full;
+  }
+
+  /** Every entry of an item's history, oldest first. */
+  async read(itemId: string): Promise<HistoryEntry[]> {
+    const text = await this.fs.readText(this.paths.historyFile(itemId));
+    if (text === undefined) return [];
+    return text.split('\n').filter((line) => line.length > 0).map((line, index) => this.parse(line, itemId, index + 1));
+  }
+
+  /** Whether an item has (or had) a history file; ids are never reused. */
+  async exists(itemId: string): Promise<boolean> {
+    return (await this.fs.stat(this.paths.historyFile(itemId))) !== undefined;
+  }
+
+  private async head(itemId: string): Promise<Head> {
+    const path = this.paths.historyFile(itemId);
+    const sig = await this.fs.stat(path);
+    if (!sig || sig.size === 0) return EMPTY;
+    const cached = this.heads.get(itemId);
+    if (cached && cached.size === sig.size && cached.ino === sig.ino) return cached;
+    const line = await this.lastLine(path, sig.size);
+    const last = this.parse(line, itemId, undefined);
+    const head: Head = { size: sig.size, ino: sig.ino, seq: last.seq, digest: digestOf(this.hasher, line), last };
+    this.heads.set(itemId, head);
+    return head;
+  }
+
+  private async lastLine(path: string, size: number): Promise<string> {
+    const start = Math.max(0, size - TAIL_BYTES);
+    let text = await this.fs.readTextRange(path, start, size);
+    let trimmed = text.replace(/\n+$/, '');
+    let cut = trimmed.lastIndexOf('\n');
+    if (cut < 0 && start > 0) {
+      text = (await this.fs.readText(path)) ?? '';
+      trimmed = text.replace(/\n+$/, '');
+      cut = trimmed.lastIndexOf('\n');
+    }
+    return trimmed.slice(cut + 1);
+  }
+
+  private parse(line: string, itemId: string, lineNumber: number | undefined): HistoryEntry {
+    try {
+      return JSON.parse(line) as HistoryEntry;
+    } catch {
+      const where = lineNumber ? `line ${lineNumber}` : 'last line';
+      throw new CorruptDataError(`history of ${itemId}: ${where} is not valid JSON; run 'pm validate'`, { itemId, file: this.paths.historyFile(itemId) });
+    }
+  }
+}

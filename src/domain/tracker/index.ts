@@ -1,0 +1,17 @@
+export * from './config.js';
+export * from './consent.js';
+export * from './history.js';
+export * from './index-entry.js';
+export * from './init.js';
+export * from './inputs.js';
+export * from './item.js';
+export * from './item-codec.js';
+export * from './list-query.js';
+export * from './next-query.js';
+export * from './receipt.js';
+export * from './root-locator.js';
+export * from './search-query.js';
+export * from './tracker.js';
+export * from './tracker-paths.js';
+export * from './validate.js';
+export type { MutationGuards } from './mutation-engine.js';

@@ -1,0 +1,75 @@
+import type { MutationGuards } from './mutation-engine.js';
+
+/** Fields for a new item; everything but the title has a default from config.yaml. */
+export interface CreateInput {
+  readonly title: string;
+  readonly type?: string;
+  readonly status?: string;
+  readonly priority?: number;
+  readonly body?: string;
+  readonly tags?: readonly string[];
+  readonly parent?: string;
+  readonly assignee?: string;
+  readonly blockedBy?: readonly string[];
+  readonly related?: readonly string[];
+  readonly acceptance?: readonly string[];
+  readonly files?: readonly string[];
+  readonly tests?: readonly string[];
+  readonly custom?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** A partial change; null clears an optional field, add/remove edit lists in place. */
+export interface UpdateInput {
+  readonly title?: string;
+  readonly body?: string;
+  readonly type?: string;
+  readonly status?: string;
+  readonly priority?: number;
+  readonly parent?: string | null;
+  readonly assignee?: string | null;
+  readonly tags?: readonly string[];
+  readonly addTags?: readonly string[];
+  readonly removeTags?: readonly string[];
+  readonly acceptance?: readonly string[];
+  readonly addAcceptance?: readonly string[];
+  /** 1-based indexes of acceptance criteria to mark done / not done. */
+  readonly checkAcceptance?: readonly number[];
+  readonly uncheckAcceptance?: readonly number[];
+  readonly addFiles?: readonly string[];
+  readonly removeFiles?: readonly string[];
+  readonly addTests?: readonly string[];
+  readonly removeTests?: readonly string[];
+  /** Set custom fields; null removes one. */
+  readonly custom?: Readonly<Record<string, string | number | boolean | null>>;
+}
+
+/** Options every mutation takes: who acts, plus the optional guards. */
+export interface MutationOptions extends MutationGuards {
+  readonly actor?: string;
+}
+
+export interface ClaimInput {
+  /** Who takes the item (default: the actor). */
+  readonly holder?: string;
+  readonly leaseMinutes?: number;
+  /** Take it even though somebody else holds an unexpired claim. */
+  readonly force?: boolean;
+}
+
+export interface ReleaseInput {
+  readonly force?: boolean;
+}
+
+export interface CloseInput {
+  /** What shows the work is done (a commit, a passing test, a link). Required. */
+  readonly evidence: string;
+  /** 'closed' (default) or 'canceled'. */
+  readonly as?: 'closed' | 'canceled';
+}
+
+export type DependencyKind = 'blockedBy' | 'blocks' | 'related';
+
+export interface DependencyInput {
+  readonly kind: DependencyKind;
+  readonly target: string;
+}

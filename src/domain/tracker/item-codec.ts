@@ -1,0 +1,56 @@
+import { parseDocument, stringify } from 'yaml';
+import { CorruptDataError } from '../errors/index.js';
+import { ITEM_KEY_ORDER, itemFrontMatterSchema, type Item, type ItemFrontMatter } from './item.js';
+
+const FENCE = '---';
+
+/**
+ * Serializes an item to its file form: YAML front matter in a fixed key order, empty optional
+ * collections omitted, then the Markdown body. The same item always yields the same bytes.
+ */
+export function serializeItem(item: Item): string {
+  const front: Record<string, unknown> = {};
+  for (const key of ITEM_KEY_ORDER) {
+    const value = item[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    if (key === 'custom' && Object.keys(value as object).length === 0) continue;
+    front[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : value;
+  }
+  const yaml = stringify(front, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+  const body = item.body.trim();
+  return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
+}
+
+/** Parses an item file; any deviation from the schema is a CorruptDataError naming the file. */
+export function parseItem(text: string, source: string): Item {
+  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+  if (!normalized.startsWith(`${FENCE}\n`)) throw corrupt(source, 'missing the opening --- of the front matter');
+  const end = normalized.indexOf(`\n${FENCE}\n`, FENCE.length);
+  const endAtEof = end < 0 && normalized.endsWith(`\n${FENCE}`) ? normalized.length - FENCE.length - 1 : -1;
+  const close = end >= 0 ? end : endAtEof;
+  if (close < 0) throw corrupt(source, 'missing the closing --- of the front matter');
+  const doc = parseDocument(normalized.slice(FENCE.length + 1, close + 1), { uniqueKeys: true, schema: 'core', prettyErrors: false });
+  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 0 });
+  } catch (error) {
+    throw corrupt(source, `YAML error: ${(error as Error).message}`);
+  }
+  const parsed = itemFrontMatterSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw corrupt(source, `${issue.path.join('.') || 'front matter'}: ${issue.message}`);
+  }
+  const body = normalized.slice(close + FENCE.length + 2).replace(/^\n/, '').replace(/\n$/, '');
+  return { ...(parsed.data as ItemFrontMatter), body };
+}
+
+function corrupt(source: string, detail: string): CorruptDataError {
+  return new CorruptDataError(`${source}: ${detail}`, { file: source, detail });
+}
+
+function sortedRecord(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]));
+}

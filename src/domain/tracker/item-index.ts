@@ -1,0 +1,190 @@
+import type { FileSignature, FileSystem } from '../../ports/file-system.js';
+import { PmError } from '../errors/index.js';
+import { utf8Length } from '../util/utf8.js';
+import { sameSignature, toIndexEntry, type IndexEntry } from './index-entry.js';
+import { parseItem } from './item-codec.js';
+import type { Item } from './item.js';
+import type { TrackerPaths } from './tracker-paths.js';
+
+const SNAPSHOT_VERSION = 1;
+/** Rewrite the snapshot when a load had to re-read more than this many files. */
+const SNAPSHOT_REPAIR_THRESHOLD = 32;
+
+interface Snapshot {
+  readonly version: number;
+  readonly entries: IndexEntry[];
+}
+
+/** A file the index could not read; `pm validate` reports these in detail. */
+export interface UnreadableItem {
+  readonly id: string;
+  readonly message: string;
+}
+
+/**
+ * The derived index behind list, next and search (issue 2, "Performance"). The item files are
+ * the source of truth: on first use every file's signature (size, mtime, inode) is checked
+ * against the snapshot in the runtime area and only changed files are re-parsed; afterwards
+ * the changes log written by every pm process and a directory watch (for edits made outside
+ * pm) say which files to re-check. A deleted or corrupt snapshot only costs a rebuild.
+ */
+export class ItemIndex {
+  private readonly entries = new Map<string, IndexEntry>();
+  private readonly unreadable = new Map<string, UnreadableItem>();
+  private readonly dirty = new Set<string>();
+  private changesOffset = 0;
+  private loaded: Promise<void> | undefined;
+  private stopWatch: (() => void) | undefined;
+  private rescanNeeded = false;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly paths: TrackerPaths,
+  ) {}
+
+  /** Brings the index up to date with the files; call before every query. */
+  async refresh(): Promise<void> {
+    if (!this.loaded) this.loaded = this.load();
+    await this.loaded;
+    if (this.rescanNeeded) {
+      this.rescanNeeded = false;
+      await this.sweep();
+    }
+    await this.followChanges();
+    if (this.dirty.size > 0) {
+      const ids = [...this.dirty];
+      this.dirty.clear();
+      for (const id of ids) await this.reload(id);
+    }
+  }
+
+  values(): IterableIterator<IndexEntry> {
+    return this.entries.values();
+  }
+
+  get(id: string): IndexEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  problems(): UnreadableItem[] {
+    return [...this.unreadable.values()];
+  }
+
+  /** Records an item this process just wrote (so the next query needs no re-read). */
+  noteWritten(item: Item, sig: FileSignature | undefined): void {
+    if (!this.loaded) return;
+    if (sig) this.entries.set(item.id, toIndexEntry(item, sig));
+    this.unreadable.delete(item.id);
+  }
+
+  noteRemoved(id: string): void {
+    this.entries.delete(id);
+    this.unreadable.delete(id);
+  }
+
+  /** Writes the snapshot now (used on shutdown by long-lived hosts). */
+  async persist(): Promise<void> {
+    if (!this.loaded) return;
+    await this.loaded;
+    await this.writeSnapshot();
+  }
+
+  private async writeSnapshot(): Promise<void> {
+    const snapshot: Snapshot = { version: SNAPSHOT_VERSION, entries: [...this.entries.values()] };
+    await this.fs.ensureDir(this.paths.runtime);
+    await this.fs.writeAtomic(this.paths.indexSnapshot, JSON.stringify(snapshot));
+  }
+
+  close(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+  }
+
+  private async load(): Promise<void> {
+    const sig = await this.fs.stat(this.paths.changesLog);
+    this.changesOffset = sig?.size ?? 0;
+    for (const entry of await this.readSnapshot()) this.entries.set(entry.id, entry);
+    this.stopWatch = this.fs.watch(this.paths.items, (name) => {
+      if (name === undefined) this.rescanNeeded = true;
+      else if (name.endsWith('.md')) this.dirty.add(name.slice(0, -3));
+    });
+    const repaired = await this.sweep();
+    if (repaired > SNAPSHOT_REPAIR_THRESHOLD || !(await this.fs.stat(this.paths.indexSnapshot))) {
+      await this.writeSnapshot().catch(() => undefined);
+    }
+  }
+
+  /** Checks every item file's signature; re-reads changed ones. Returns how many it re-read. */
+  private async sweep(): Promise<number> {
+    const seen = new Set<string>();
+    let repaired = 0;
+    for (const { name, signature } of await this.fs.scan(this.paths.items)) {
+      if (!name.endsWith('.md')) continue;
+      const id = name.slice(0, -3);
+      seen.add(id);
+      const entry = this.entries.get(id);
+      if (entry && sameSignature(entry.sig, signature)) continue;
+      await this.reload(id);
+      repaired++;
+    }
+    for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.entries.delete(id);
+    for (const id of [...this.unreadable.keys()]) if (!seen.has(id)) this.unreadable.delete(id);
+    return repaired;
+  }
+
+  private async followChanges(): Promise<void> {
+    const sig = await this.fs.stat(this.paths.changesLog);
+    const size = sig?.size ?? 0;
+    if (size < this.changesOffset) {
+      this.changesOffset = size;
+      await this.sweep();
+      return;
+    }
+    if (size === this.changesOffset) return;
+    const text = await this.fs.readTextRange(this.paths.changesLog, this.changesOffset, size);
+    const complete = text.lastIndexOf('\n') + 1;
+    this.changesOffset += utf8Length(text.slice(0, complete));
+    const ids = new Set(text.slice(0, complete).split('\n').filter(Boolean));
+    for (const id of ids) await this.reload(id);
+  }
+
+  private async reload(id: string): Promise<void> {
+    const path = this.paths.itemFile(id);
+    const sig = await this.fs.stat(path);
+    if (!sig) {
+      this.noteRemoved(id);
+      return;
+    }
+    const current = this.entries.get(id);
+    if (current && sameSignature(current.sig, sig)) return;
+    const text = await this.fs.readText(path);
+    if (text === undefined) {
+      this.noteRemoved(id);
+      return;
+    }
+    try {
+      const item = parseItem(text, path);
+      if (item.id !== id) throw new Error(`front matter id ${item.id} does not match the file name`);
+      this.entries.set(id, toIndexEntry(item, sig));
+      this.unreadable.delete(id);
+    } catch (error) {
+      this.entries.delete(id);
+      this.unreadable.set(id, { id, message: error instanceof PmError || error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private async readSnapshot(): Promise<IndexEntry[]> {
+    const text = await this.fs.readText(this.paths.indexSnapshot);
+    if (!text) return [];
+    try {
+      const snapshot = JSON.parse(text) as Snapshot;
+      return snapshot.version === SNAPSHOT_VERSION && Array.isArray(snapshot.entries) ? snapshot.entries : [];
+    } catch {
+      return [];
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import type { Clock } from '../../ports/clock.js';
+import type { FileSystem } from '../../ports/file-system.js';
+import type { Hasher } from '../../ports/hasher.js';
+import type { IdSource } from '../../ports/id-source.js';
+import type { Locker } from '../../ports/locker.js';
+import { IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
+import { canonicalJson, deepFreeze } from '../util/canonical-json.js';
+import { digestOf } from './digests.js';
+import type { HistoryEntry } from './history.js';
+import type { HistoryLog } from './history-log.js';
+import type { IdempotencyLedger } from './idempotency-ledger.js';
+import type { ItemIndex } from './item-index.js';
+import type { ItemStore, StoredItem } from './item-store.js';
+import type { Item } from './item.js';
+import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-patch.js';
+import type { MutationOp, MutationResult, Receipt } from './receipt.js';
+import type { TrackerPaths } from './tracker-paths.js';
+
+/** Guards every mutation may carry (DESIGN.md: mutation guard and idempotency). */
+export interface MutationGuards {
+  /** Refuse unless the item is still at this revision. */
+  readonly expectedRevision?: number;
+  /** A replay with the same key returns the first receipt and writes nothing. */
+  readonly idempotencyKey?: string;
+}
+
+export interface MutationRequest extends MutationGuards {
+  readonly op: MutationOp;
+  /** The item id; for create the engine allocates it and passes it to apply. */
+  readonly itemId?: string;
+  readonly actor: string;
+  /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
+  readonly params: unknown;
+}
+
+export interface MutationContext {
+  readonly now: string;
+  readonly nowMs: number;
+  readonly itemId: string;
+}
+
+/** Computes the next state from the current one: an item, or null to delete it. Pure. */
+export type ApplyMutation = (current: Item | undefined, context: MutationContext) => Item | null | Promise<Item | null>;
+
+export interface MutationDependencies {
+  readonly fs: FileSystem;
+  readonly locker: Locker;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly hasher: Hasher;
+  readonly paths: TrackerPaths;
+  readonly store: ItemStore;
+  readonly history: HistoryLog;
+  readonly ledger: IdempotencyLedger;
+  readonly index: ItemIndex;
+  readonly idPrefix: string;
+  readonly lockTimeoutMs: number;
+}
+
+/**
+ * Runs one mutation end to end under the tracker's write lock: idempotency replay, recovery of
+ * an interrupted earlier write, the expectedRevision guard, then write-ahead history, the
+ * atomic item write, the changes log and the ledger. The receipt it returns is frozen.
+ */
+export class MutationEngine {
+  constructor(private readonly deps: MutationDependencies) {}
+
+  async run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
+    const { locker, paths, lockTimeoutMs } = this.deps;
+    const release = await locker.acquire(paths.writeLock, { timeoutMs: lockTimeoutMs });
+    try {
+      return await this.runLocked(request, apply);
+    } finally {
+      await release();
+    }
+  }
+
+  private async runLocked(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
+    const { ledger, store, clock } = this.deps;
+    const fingerprint = request.idempotencyKey ? digestOf(this.deps.hasher, canonicalJson({ op: request.op, itemId: request.itemId ?? null, params: request.params })) : undefined;
+    if (request.idempotencyKey) {
+      const prior = await ledger.find(request.actor, request.idempotencyKey);
+      if (prior) {
+        if (prior.fingerprint !== fingerprint) {
+          throw new IdempotencyConflictError(`idempotency key '${request.idempotencyKey}' was already used for a different request (${prior.receipt.op} of ${prior.receipt.itemId})`, { idempotencyKey: request.idempotencyKey, receiptId: prior.receipt.receiptId });
+        }
+        const item = (await store.read(prior.receipt.itemId))?.item ?? null;
+        return deepFreeze({ receipt: prior.receipt, item, replayed: true, changed: false });
+      }
+    }
+    const itemId = request.itemId ?? (await this.allocateId());
+    const current = await this.reconcile(itemId, request.actor);
+    if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
+      throw new StaleRevisionError(
+        current ? `${itemId} is at revision ${current.item.revision}, not ${request.expectedRevision}: it changed since you read it; re-read and retry` : `${itemId} does not exist`,
+        { itemId, expectedRevision: request.expectedRevision, actualRevision: current?.item.revision ?? null },
+      );
+    }
+    const nowMs = clock.now();
+    const now = new Date(nowMs).toISOString();
+    const proposed = await apply(current?.item, { now, nowMs, itemId });
+    if (proposed && current && sameContent(current.item, proposed)) {
+      const head = await this.deps.history.last(itemId);
+      return deepFreeze({ receipt: head ? toReceipt(head) : this.syntheticReceipt(request, current), item: current.item, replayed: false, changed: false });
+    }
+    const next = proposed ? { ...proposed, revision: (current?.item.revision ?? 0) + 1, updated: now, ...(current ? {} : { created: now }) } : null;
+    const entry = await this.write(itemId, request, current, next, now, fingerprint);
+    const receipt = toReceipt(entry);
+    if (request.idempotencyKey && fingerprint) await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
+    return deepFreeze({ receipt, item: next, replayed: false, changed: true });
+  }
+
+  private async write(itemId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
+    const { store, history, hasher } = this.deps;
+    const text = next ? store.encode(next) : null;
+    const entry = await history.append(itemId, {
+      receiptId: `rcpt-${this.deps.ids.randomBase36(12)}`,
+      op: request.op,
+      itemId,
+      actor: request.actor,
+      at: now,
+      revisionBefore: current?.item.revision ?? null,
+      revisionAfter: next?.revision ?? null,
+      digestBefore: current?.digest ?? null,
+      digestAfter: text === null ? null : digestOf(hasher, text),
+      patch: diffDocuments(current ? { ...current.item } : {}, next ? { ...next } : {}),
+      ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey, fingerprint } : {}),
+    });
+    await this.commit(itemId, next, text);
+    return entry;
+  }
+
+  /** Makes the item file match the history's after-state and tells other processes. */
+  private async commit(itemId: string, next: Item | null, text: string | null): Promise<void> {
+    const { store, fs, paths, index } = this.deps;
+    if (next && text !== null) {
+      const sig = await store.writeText(itemId, text);
+      index.noteWritten(next, sig);
+    } else {
+      await store.remove(itemId);
+      index.noteRemoved(itemId);
+    }
+    await fs.append(paths.changesLog, `${itemId}\n`);
+  }
+
+  /**
+   * Compares the item file with the last history line. A write interrupted after its history
+   * line (the write-ahead record) is rolled forward from the recorded patch; a change made
+   * outside pm (an editor, a merge) is recorded as an external_edit line so the chain stays
+   * an honest account of every state the file had.
+   */
+  private async reconcile(itemId: string, actor: string): Promise<StoredItem | undefined> {
+    const { store, history } = this.deps;
+    const current = await store.read(itemId);
+    const last = await history.last(itemId);
+    const digest = current?.digest ?? null;
+    if (!last) {
+      if (current) await this.recordExternal(itemId, actor, undefined, current);
+      return current;
+    }
+    if (last.digestAfter === digest) return current;
+    if (last.digestBefore === digest) {
+      const base = current ? { ...current.item } : {};
+      const next = last.digestAfter === null ? null : (applyPatch(base, last.patch) as unknown as Item);
+      const text = next ? store.encode(next) : null;
+      if (text === null || digestOf(this.deps.hasher, text) === last.digestAfter) {
+        await this.commit(itemId, next, text);
+        return store.read(itemId);
+      }
+    }
+    await this.recordExternal(itemId, actor, last, current);
+    return current;
+  }
+
+  private async recordExternal(itemId: string, actor: string, last: HistoryEntry | undefined, current: StoredItem | undefined): Promise<void> {
+    const now = new Date(this.deps.clock.now()).toISOString();
+    const patch: JsonPatchOp[] = last ? [] : diffDocuments({}, current ? { ...current.item } : {});
+    await this.deps.history.append(itemId, {
+      receiptId: `rcpt-${this.deps.ids.randomBase36(12)}`,
+      op: 'external_edit',
+      itemId,
+      actor,
+      at: now,
+      revisionBefore: last?.revisionAfter ?? null,
+      revisionAfter: current?.item.revision ?? null,
+      digestBefore: last?.digestAfter ?? null,
+      digestAfter: current?.digest ?? null,
+      patch,
+    });
+    await this.deps.fs.append(this.deps.paths.changesLog, `${itemId}\n`);
+  }
+
+  private async allocateId(): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const length = attempt < 10 ? 6 : 8;
+      const id = `${this.deps.idPrefix}-${this.deps.ids.randomBase36(length)}`;
+      if (!(await this.deps.store.exists(id)) && !(await this.deps.history.exists(id))) return id;
+    }
+    throw new Error('could not allocate a fresh item id after 20 attempts');
+  }
+
+  private syntheticReceipt(request: MutationRequest, current: StoredItem): Receipt {
+    return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
+  }
+}
+
+function sameContent(a: Item, b: Item): boolean {
+  return deepEqual({ ...a, updated: '', revision: 0 }, { ...b, updated: '', revision: 0 });
+}
+
+function toReceipt(entry: HistoryEntry): Receipt {
+  const { patch: _patch, prev: _prev, fingerprint: _fingerprint, ...receipt } = entry;
+  return receipt;
+}

@@ -1,0 +1,32 @@
+/** Operations recorded in history. */
+export type MutationOp =
+  | 'create' | 'update' | 'claim' | 'release' | 'close' | 'reopen' | 'comment'
+  | 'deps' | 'delete' | 'external_edit';
+
+/**
+ * The immutable record of one mutation, returned to the caller and written (with its patch
+ * and chain digest) as one history line. Digests are `sha256:<hex>` of the item file bytes.
+ */
+export interface Receipt {
+  readonly receiptId: string;
+  readonly op: MutationOp;
+  readonly itemId: string;
+  readonly actor: string;
+  readonly at: string;
+  readonly seq: number;
+  readonly revisionBefore: number | null;
+  readonly revisionAfter: number | null;
+  readonly digestBefore: string | null;
+  readonly digestAfter: string | null;
+  readonly idempotencyKey?: string;
+}
+
+/** What every mutation returns: the receipt, the item as written, and whether it was a replay. */
+export interface MutationResult<T = unknown> {
+  readonly receipt: Receipt;
+  readonly item: T;
+  /** True when an idempotency key matched an earlier request and nothing was written. */
+  readonly replayed: boolean;
+  /** False when the request asked for the state the item already had (nothing written). */
+  readonly changed: boolean;
+}

@@ -1,0 +1,310 @@
+import type { Clock } from '../../ports/clock.js';
+import type { FileSystem } from '../../ports/file-system.js';
+import type { Hasher } from '../../ports/hasher.js';
+import type { IdSource } from '../../ports/id-source.js';
+import type { Locker } from '../../ports/locker.js';
+import { ConflictError, ConsentRequiredError, CorruptDataError, NotFoundError, ValidationError } from '../errors/index.js';
+import { deepFreeze } from '../util/canonical-json.js';
+import { trackerConfigSchema, type TrackerConfig } from './config.js';
+import type { ConsentProvider, ConsentRequest } from './consent.js';
+import { findPath } from './graph.js';
+import type { HistoryEntry } from './history.js';
+import { HistoryLog } from './history-log.js';
+import { IdempotencyLedger } from './idempotency-ledger.js';
+import type { ClaimInput, CloseInput, CreateInput, DependencyInput, MutationOptions, ReleaseInput, UpdateInput } from './inputs.js';
+import { ItemIndex } from './item-index.js';
+import { applyClaim, applyClose, applyRelease, applyReopen, applyUpdate, buildNewItem, requireItem } from './item-mutations.js';
+import { ItemStore } from './item-store.js';
+import { ITEM_ID_PATTERN, type Item } from './item.js';
+import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
+import { MutationEngine, type ApplyMutation, type MutationRequest } from './mutation-engine.js';
+import { runNextQuery, type NextQuery, type NextResult } from './next-query.js';
+import type { MutationResult } from './receipt.js';
+import { runSearchQuery, type SearchQuery, type SearchResult } from './search-query.js';
+import { TrackerPaths } from './tracker-paths.js';
+import { validateTracker, type ValidationReport } from './validate.js';
+import { parseDocument } from 'yaml';
+
+/** The ports a tracker needs from its host. */
+export interface TrackerPorts {
+  readonly fs: FileSystem;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly hasher: Hasher;
+  readonly locker: Locker;
+}
+
+export interface TrackerOptions {
+  /** Actor recorded when a call names none (the CLI passes $PM_ACTOR or the OS user). */
+  readonly defaultActor: string;
+  readonly lockTimeoutMs?: number;
+}
+
+/**
+ * The tracker domain service: every operation the CLI and the MCP tools offer (issue 2). Reads
+ * of single items go to the files; list/next/search go through the derived index; every
+ * mutation goes through the MutationEngine (lock, guards, write-ahead history, receipt).
+ */
+export class Tracker {
+  readonly paths: TrackerPaths;
+  private readonly index: ItemIndex;
+  private readonly store: ItemStore;
+  private readonly history: HistoryLog;
+  private readonly engine: MutationEngine;
+
+  private constructor(
+    private readonly ports: TrackerPorts,
+    root: string,
+    readonly config: TrackerConfig,
+    private readonly options: TrackerOptions,
+  ) {
+    this.paths = new TrackerPaths(root);
+    this.store = new ItemStore(ports.fs, ports.hasher, this.paths);
+    this.history = new HistoryLog(ports.fs, ports.hasher, this.paths);
+    this.index = new ItemIndex(ports.fs, this.paths);
+    this.engine = new MutationEngine({
+      ...ports,
+      paths: this.paths,
+      store: this.store,
+      history: this.history,
+      ledger: new IdempotencyLedger(ports.fs, this.paths),
+      index: this.index,
+      idPrefix: config.idPrefix,
+      lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
+    });
+  }
+
+  /** Opens the tracker whose `.agents/pm` directory is `root` (config.yaml must parse). */
+  static async open(ports: TrackerPorts, root: string, options: TrackerOptions): Promise<Tracker> {
+    const paths = new TrackerPaths(root);
+    return new Tracker(ports, root, await readConfig(ports.fs, paths), options);
+  }
+
+  async get(id: string): Promise<Item> {
+    assertId(id);
+    const stored = await this.store.read(id);
+    if (!stored) throw new NotFoundError(`no item ${id}`, { itemId: id });
+    return deepFreeze(stored.item);
+  }
+
+  async list(query: ListQuery = {}): Promise<ListResult> {
+    await this.index.refresh();
+    return runListQuery(this.index.values(), query);
+  }
+
+  async next(query: NextQuery = {}): Promise<NextResult> {
+    await this.index.refresh();
+    return runNextQuery(this.index.values(), (id) => this.index.get(id), query, new Date(this.ports.clock.now()).toISOString());
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    await this.index.refresh();
+    return runSearchQuery(this.index.values(), query);
+  }
+
+  async historyOf(id: string): Promise<HistoryEntry[]> {
+    assertId(id);
+    const entries = await this.history.read(id);
+    if (entries.length === 0 && !(await this.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
+    return entries;
+  }
+
+  async validate(): Promise<ValidationReport> {
+    return validateTracker(this.ports.fs, this.ports.hasher, this.paths, this.config);
+  }
+
+  async create(input: CreateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    return this.mutate({ op: 'create', params: input }, options, async (current, ctx) => {
+      if (current) throw new ConflictError(`item ${ctx.itemId} already exists`, 'exists', { itemId: ctx.itemId });
+      const item = buildNewItem(input, this.config, ctx);
+      await this.assertReferences(item);
+      return item;
+    }) as Promise<MutationResult<Item>>;
+  }
+
+  async update(id: string, input: UpdateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    if (Object.values(input).every((v) => v === undefined)) throw new ValidationError('nothing to update: give at least one field to change', {});
+    return this.mutateItem(id, 'update', input, options, async (item) => {
+      const next = applyUpdate(item, input, this.config);
+      await this.assertReferences(next);
+      return next;
+    });
+  }
+
+  async claim(id: string, input: ClaimInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    const holder = input.holder ?? this.actor(options);
+    return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
+  }
+
+  async release(id: string, input: ReleaseInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    return this.mutateItem(id, 'release', input, options, (item, ctx) => applyRelease(item, this.actor(options), input.force, ctx));
+  }
+
+  /**
+   * Closes (or cancels) an item with evidence. Canceling an item somebody else holds a live
+   * claim on is destructive to their work and needs consent (DESIGN.md "Consent").
+   */
+  async close(id: string, input: CloseInput, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
+    const actor = this.actor(options);
+    if (input.as === 'canceled') {
+      const item = await this.get(id);
+      const claim = item.claim;
+      if (claim && claim.holder !== actor && claim.expiresAt > new Date(this.ports.clock.now()).toISOString()) {
+        await this.requireConsent(options.consent, { action: 'cancel_claimed', itemId: id, title: item.title, message: `Cancel ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
+      }
+    }
+    return this.mutateItem(id, 'close', input, options, (item, ctx) => applyClose(item, actor, input, ctx));
+  }
+
+  async reopen(id: string, reason: string | undefined, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    const commentId = `c-${this.ports.ids.randomBase36(8)}`;
+    return this.mutateItem(id, 'reopen', { reason: reason ?? null }, options, (item, ctx) => applyReopen(item, reason, this.actor(options), ctx, commentId));
+  }
+
+  async comment(id: string, text: string, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    if (!text.trim()) throw new ValidationError('comment text must not be empty', { field: 'text' });
+    const commentId = `c-${this.ports.ids.randomBase36(8)}`;
+    return this.mutateItem(id, 'comment', { text }, options, (item, ctx) => ({
+      ...item,
+      comments: [...item.comments, { id: commentId, author: this.actor(options), at: ctx.now, text: text.trim() }],
+    }));
+  }
+
+  /**
+   * Adds a dependency. `blocks` is stored on the target as blockedBy (one direction on disk,
+   * so one file changes per mutation); a blocker edge that would close a cycle is refused.
+   */
+  async addDependency(id: string, input: DependencyInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    const [holder, other] = input.kind === 'blocks' ? [input.target, id] : [id, input.target];
+    const field = input.kind === 'related' ? 'related' : 'blockedBy';
+    assertId(other);
+    if (holder === other) throw new ValidationError(`${id} cannot depend on itself`, { field: 'target' });
+    return this.mutateItem(holder, 'deps', { add: field, other }, options, async (item) => {
+      await this.requireIndexed(other);
+      if (field === 'blockedBy') {
+        const path = findPath(other, holder, (n) => this.index.get(n)?.blockedBy ?? []);
+        if (path) throw new ConflictError(`adding ${holder} blocked by ${other} would close a cycle: ${[holder, ...path].join(' -> ')}`, 'dependency_cycle', { cycle: [holder, ...path] });
+      }
+      return item[field].includes(other) ? item : { ...item, [field]: [...item[field], other] };
+    });
+  }
+
+  async removeDependency(id: string, input: DependencyInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    const [holder, other] = input.kind === 'blocks' ? [input.target, id] : [id, input.target];
+    const field = input.kind === 'related' ? 'related' : 'blockedBy';
+    return this.mutateItem(holder, 'deps', { remove: field, other }, options, (item) => {
+      if (!item[field].includes(other)) throw new NotFoundError(`${holder} has no ${field} entry ${other}`, { itemId: holder, field, target: other });
+      return { ...item, [field]: item[field].filter((v) => v !== other) };
+    });
+  }
+
+  /**
+   * Deletes an item after explicit consent. Items other items still point at (as parent,
+   * blocker or related) are refused with the list of referrers; history is kept, ending in a
+   * delete line, and the id is never reused.
+   */
+  async delete(id: string, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<null>> {
+    const item = await this.get(id);
+    await this.index.refresh();
+    const referrers = [...this.index.values()].filter((e) => e.parent === id || e.blockedBy.includes(id) || e.related.includes(id)).map((e) => e.id);
+    if (referrers.length) throw new ConflictError(`${id} is still referenced by ${referrers.join(', ')}; remove those links first`, 'referenced', { itemId: id, referrers });
+    await this.requireConsent(options.consent, { action: 'delete', itemId: id, title: item.title, message: `Delete ${id} "${item.title}"? The file is removed; its history is kept.` });
+    return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;
+  }
+
+  /** A compact picture of the project: counts, what to do next, who holds what. */
+  async context(): Promise<TrackerContext> {
+    await this.index.refresh();
+    const byStatus: Record<string, number> = {};
+    const byType: Record<string, number> = {};
+    const now = new Date(this.ports.clock.now()).toISOString();
+    const claims: TrackerContext['claims'] = [];
+    for (const e of this.index.values()) {
+      byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
+      byType[e.type] = (byType[e.type] ?? 0) + 1;
+      if (e.claimHolder && (e.claimExpiresAt ?? '') > now) claims.push({ id: e.id, title: e.title, holder: e.claimHolder, expiresAt: e.claimExpiresAt! });
+    }
+    const next = await this.next({});
+    const recent = runListQuery(this.index.values(), { all: true, sort: 'updated', limit: 5 }).items;
+    return { root: this.paths.root, idPrefix: this.config.idPrefix, total: this.index.size, byStatus, byType, next: next.item, nextRationale: next.rationale, claims: claims.sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : 1)), recent, unreadable: this.index.problems() };
+  }
+
+  /** Writes the index snapshot and stops watching (long-lived hosts call this on exit). */
+  async dispose(): Promise<void> {
+    await this.index.persist().catch(() => undefined);
+    this.index.close();
+  }
+
+  private actor(options: MutationOptions): string {
+    return options.actor ?? this.options.defaultActor;
+  }
+
+  private mutate(partial: Omit<MutationRequest, 'actor' | 'expectedRevision' | 'idempotencyKey'>, options: MutationOptions, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
+    const request: MutationRequest = { ...partial, actor: this.actor(options), ...(options.expectedRevision !== undefined ? { expectedRevision: options.expectedRevision } : {}), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    return this.engine.run(request, apply);
+  }
+
+  private mutateItem(id: string, op: MutationRequest['op'], params: unknown, options: MutationOptions, apply: (item: Item, ctx: Parameters<ApplyMutation>[1]) => Item | null | Promise<Item | null>): Promise<MutationResult<Item>> {
+    assertId(id);
+    return this.mutate({ op, itemId: id, params }, options, (current, ctx) => apply(requireItem(current, id), ctx)) as Promise<MutationResult<Item>>;
+  }
+
+  private async requireConsent(consent: ConsentProvider | undefined, request: ConsentRequest): Promise<void> {
+    if (!consent) throw new ConsentRequiredError(`${request.message} This needs explicit consent (CLI: --yes).`, { consentRequest: request });
+    if (!(await consent(request))) throw new ConsentRequiredError(`consent declined: ${request.itemId} was left unchanged`, { consentRequest: request, declined: true });
+  }
+
+  private async requireIndexed(id: string): Promise<void> {
+    await this.index.refresh();
+    if (!this.index.get(id)) throw new NotFoundError(`no item ${id}`, { itemId: id });
+  }
+
+  private async assertReferences(item: Item): Promise<void> {
+    await this.index.refresh();
+    if (item.parent) {
+      if (item.parent === item.id) throw new ValidationError(`${item.id} cannot be its own parent`, { field: 'parent' });
+      await this.requireIndexed(item.parent);
+      const path = findPath(item.parent, item.id, (n) => { const p = this.index.get(n)?.parent; return p ? [p] : []; });
+      if (path) throw new ConflictError(`making ${item.parent} the parent of ${item.id} would close a cycle: ${[item.id, ...path].join(' -> ')}`, 'parent_cycle', { cycle: [item.id, ...path] });
+    }
+    for (const ref of [...item.blockedBy, ...item.related]) {
+      if (ref === item.id) throw new ValidationError(`${item.id} cannot depend on itself`, { field: 'blockedBy' });
+      await this.requireIndexed(ref);
+    }
+    for (const ref of item.blockedBy) {
+      const path = findPath(ref, item.id, (n) => this.index.get(n)?.blockedBy ?? []);
+      if (path) throw new ConflictError(`${item.id} blocked by ${ref} would close a cycle: ${[item.id, ...path].join(' -> ')}`, 'dependency_cycle', { cycle: [item.id, ...path] });
+    }
+  }
+}
+
+export interface TrackerContext {
+  readonly root: string;
+  readonly idPrefix: string;
+  readonly total: number;
+  readonly byStatus: Record<string, number>;
+  readonly byType: Record<string, number>;
+  readonly next: NextResult['item'];
+  readonly nextRationale: string;
+  readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
+  readonly recent: ListResult['items'];
+  readonly unreadable: { id: string; message: string }[];
+}
+
+function assertId(id: string): void {
+  if (!ITEM_ID_PATTERN.test(id)) throw new ValidationError(`'${id}' is not an item id (expected <prefix>-<base36>, e.g. pm-a1b2c3)`, { field: 'id', value: id });
+}
+
+async function readConfig(fs: FileSystem, paths: TrackerPaths): Promise<TrackerConfig> {
+  const text = await fs.readText(paths.config);
+  if (text === undefined) throw new NotFoundError(`no config.yaml in ${paths.root}; run 'pm init'`, { file: paths.config });
+  const doc = parseDocument(text, { uniqueKeys: true, schema: 'core' });
+  if (doc.errors.length) throw new CorruptDataError(`${paths.config}: YAML error: ${doc.errors[0]!.message}`, { file: paths.config });
+  const parsed = trackerConfigSchema.safeParse(doc.toJS({ maxAliasCount: 0 }) ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CorruptDataError(`${paths.config}: ${issue.path.join('.') || 'config'}: ${issue.message}`, { file: paths.config });
+  }
+  return parsed.data;
+}
+

@@ -1,0 +1,107 @@
+import type { FileSystem } from '../../ports/file-system.js';
+import type { Hasher } from '../../ports/hasher.js';
+import { PmError } from '../errors/index.js';
+import type { TrackerConfig } from './config.js';
+import { digestOf } from './digests.js';
+import { findCycles } from './graph.js';
+import { verifyHistoryChain } from './history.js';
+import { parseItem } from './item-codec.js';
+import { assertItemAgainstConfig } from './item-rules.js';
+import { ITEM_ID_PATTERN, type Item } from './item.js';
+import type { TrackerPaths } from './tracker-paths.js';
+
+export interface ValidationFinding {
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly itemId?: string;
+  readonly file?: string;
+  readonly message: string;
+}
+
+export interface ValidationReport {
+  readonly ok: boolean;
+  readonly items: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly findings: ValidationFinding[];
+}
+
+/**
+ * Checks the whole tracker from the files alone (never from the index): every item parses
+ * and fits config.yaml, references resolve, blockers and parents have no cycles, and every
+ * history chain is intact and agrees with its item file. Tampering is named by file and line.
+ */
+export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, config: TrackerConfig): Promise<ValidationReport> {
+  const findings: ValidationFinding[] = [];
+  const add = (f: ValidationFinding) => findings.push(f);
+  const items = new Map<string, { item: Item; digest: string }>();
+  for (const { name } of await fs.scan(paths.items)) {
+    const file = `${paths.items}/${name}`;
+    const id = name.replace(/\.md$/, '');
+    if (!name.endsWith('.md') || !ITEM_ID_PATTERN.test(id)) {
+      add({ severity: 'warning', code: 'stray_file', file, message: `${file} is not an item file (<id>.md); pm ignores it` });
+      continue;
+    }
+    const text = (await fs.readText(file)) ?? '';
+    try {
+      const item = parseItem(text, file);
+      if (item.id !== id) add({ severity: 'error', code: 'id_mismatch', itemId: id, file, message: `${file} declares id ${item.id}; the file name says ${id}` });
+      assertItemAgainstConfig(item, config);
+      items.set(id, { item, digest: digestOf(hasher, text) });
+    } catch (error) {
+      const message = error instanceof PmError ? error.message : String(error);
+      add({ severity: 'error', code: error instanceof PmError && error.reason === 'invalid_input' ? 'invalid_field' : 'corrupt_item', itemId: id, file, message: error instanceof PmError && error.reason === 'invalid_input' ? `${file}: ${message}` : message });
+    }
+  }
+  checkReferences(items, add);
+  await checkHistories(fs, hasher, paths, items, add);
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  return { ok: errors === 0, items: items.size, errors, warnings: findings.length - errors, findings };
+}
+
+function checkReferences(items: Map<string, { item: Item }>, add: (f: ValidationFinding) => void): void {
+  for (const { item } of items.values()) {
+    if (item.parent && !items.has(item.parent)) add({ severity: 'error', code: 'dangling_parent', itemId: item.id, message: `${item.id} has parent ${item.parent}, which does not exist` });
+    if (item.parent === item.id) add({ severity: 'error', code: 'parent_cycle', itemId: item.id, message: `${item.id} is its own parent` });
+    for (const field of ['blockedBy', 'related'] as const) {
+      for (const ref of item[field]) {
+        if (ref === item.id) add({ severity: 'error', code: 'self_reference', itemId: item.id, message: `${item.id} lists itself in ${field}` });
+        else if (!items.has(ref)) add({ severity: 'error', code: 'dangling_dependency', itemId: item.id, message: `${item.id} lists ${ref} in ${field}, which does not exist` });
+      }
+    }
+  }
+  const ids = [...items.keys()].sort();
+  for (const cycle of findCycles(ids, (id) => items.get(id)?.item.blockedBy ?? [])) {
+    if (cycle.length > 2) add({ severity: 'error', code: 'dependency_cycle', itemId: cycle[0], message: `dependency cycle: ${cycle.join(' -> ')}` });
+  }
+  for (const cycle of findCycles(ids, (id) => { const p = items.get(id)?.item.parent; return p && p !== id ? [p] : []; })) {
+    add({ severity: 'error', code: 'parent_cycle', itemId: cycle[0], message: `parent cycle: ${cycle.join(' -> ')}` });
+  }
+}
+
+async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, add: (f: ValidationFinding) => void): Promise<void> {
+  const withHistory = new Set<string>();
+  for (const { name } of await fs.scan(paths.history)) {
+    if (!name.endsWith('.jsonl')) continue;
+    const id = name.slice(0, -'.jsonl'.length);
+    const file = `${paths.history}/${name}`;
+    withHistory.add(id);
+    const { entries, faults } = verifyHistoryChain((await fs.readText(file)) ?? '', id, (line) => digestOf(hasher, line));
+    for (const fault of faults) add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
+    const last = entries[entries.length - 1];
+    const current = items.get(id);
+    if (!last) continue;
+    const digest = current?.digest ?? null;
+    if (last.digestAfter === digest) continue;
+    if (last.digestBefore === digest) {
+      add({ severity: 'warning', code: 'interrupted_write', itemId: id, file, message: `${id}: the last recorded change (${last.op}, seq ${last.seq}) was interrupted before the item file was written; the next pm write to ${id} completes it` });
+    } else if (!current) {
+      add({ severity: 'error', code: 'missing_item', itemId: id, file, message: `${id}: the item file is gone but its history does not end with a delete (removed outside pm?)` });
+    } else {
+      add({ severity: 'warning', code: 'unrecorded_change', itemId: id, message: `${id}: the item file was edited outside pm since history seq ${last.seq}; the next pm write records it as an external edit` });
+    }
+  }
+  for (const id of items.keys()) {
+    if (!withHistory.has(id)) add({ severity: 'warning', code: 'untracked_item', itemId: id, message: `${id} has no history yet (created outside pm); the next pm write adopts it` });
+  }
+}
