@@ -1,0 +1,50 @@
+import { parseItem, serializeItem } from '../../../../src/domain/tracker/item-codec.js';
+import type { Item } from '../../../../src/domain/tracker/item.js';
+import { CorruptDataError } from '../../../../src/domain/errors/index.js';
+
+const base: Item = {
+  id: 'pm-abc123', title: 'Write the parser', type: 'Task', status: 'open', priority: 1,
+  tags: ['parser', 'core'], blockedBy: ['pm-zzz999'], related: [], acceptance: [{ text: 'round-trips', done: false }],
+  files: [], tests: [], custom: { zeta: 1, alpha: 'a' }, comments: [{ id: 'c-1', author: 'bob', at: '2026-01-02T00:00:00.000Z', text: 'line one\nline two' }],
+  created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z', revision: 3, body: '# Heading\n\nSome *markdown*.',
+};
+
+describe('item codec', () => {
+  it('round-trips an item exactly', () => {
+    expect(parseItem(serializeItem(base), 'x.md')).toEqual(base);
+  });
+
+  it('writes keys in a fixed order, sorts custom fields and omits empty collections', () => {
+    const text = serializeItem(base);
+    const keys = text.split('---\n')[1]!.split('\n').filter((l) => /^[a-z]/i.test(l)).map((l) => l.split(':')[0]);
+    expect(keys).toEqual(['id', 'title', 'type', 'status', 'priority', 'tags', 'blockedBy', 'acceptance', 'custom', 'comments', 'created', 'updated', 'revision']);
+    expect(text.indexOf('alpha')).toBeLessThan(text.indexOf('zeta'));
+    expect(text).not.toContain('related');
+    expect(text.endsWith('Some *markdown*.\n')).toBe(true);
+  });
+
+  it('is deterministic: the same item always gives the same bytes', () => {
+    expect(serializeItem({ ...base, custom: { alpha: 'a', zeta: 1 } })).toBe(serializeItem(base));
+  });
+
+  it('accepts CRLF line endings and a BOM as written by editors', () => {
+    const text = `\uFEFF${serializeItem(base).replace(/\n/g, '\r\n')}`;
+    expect(parseItem(text, 'x.md').title).toBe(base.title);
+  });
+
+  it.each([
+    ['no front matter', 'hello', 'missing the opening ---'],
+    ['unclosed front matter', '---\nid: pm-abc123\n', 'missing the closing ---'],
+    ['bad yaml', '---\nid: [unclosed\n---\n', 'YAML error'],
+    ['duplicate keys', `${serializeItem(base).replace('priority: 1', 'priority: 1\npriority: 2')}`, 'YAML error'],
+    ['schema violation', serializeItem(base).replace('priority: 1', 'priority: 9'), 'priority'],
+    ['unknown key', serializeItem(base).replace('priority: 1', 'priority: 1\nsecret: x'), 'front matter'],
+    ['alias', serializeItem(base).replace('tags:\n  - parser\n  - core', 'tags: &t\n  - parser\nfiles: *t'), 'YAML error'],
+  ])('rejects %s with a CorruptDataError naming the file', (_name, text, detail) => {
+    let error: unknown;
+    try { parseItem(text, '/t/items/pm-abc123.md'); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect((error as Error).message).toContain('/t/items/pm-abc123.md');
+    expect((error as Error).message).toContain(detail);
+  });
+});
