@@ -17,7 +17,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/domain/**/*.ts', 'src/sdk/**/*.ts'],
+    files: ['src/sdk/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        pattern(nodeIo, 'The SDK entry pulls in no node I/O (hosts provide ports).'),
+        pattern(frameworks, 'The SDK entry pulls in no framework or container code.'),
+        pattern(['**/adapters/node/**', '**/adapters/cli/**', '**/adapters/http/**', '**/composition/**'], 'The SDK re-exports domain contracts and the pure in-memory adapters only.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         pattern(nodeIo, 'Domain code reaches the world only through a port (src/ports).'),

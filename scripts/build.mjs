@@ -2,7 +2,7 @@
 // Transpiles src/**/*.ts to dist/**/*.js with swc (fast, no type check: `npm run typecheck`
 // does that). Used by `npm run build`, by `prepare` on install and by jest's global setup,
 // so the real `pm` binaries always run the current sources.
-import { readdirSync, mkdirSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync, renameSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
@@ -22,17 +22,34 @@ function* walk(dir) {
   }
 }
 
+// dist/ is never emptied first and every file is replaced atomically (temp file + rename), so
+// a `pm` process started while another test run rebuilds always finds a complete dist/.
 export function build() {
-  rmSync(out, { recursive: true, force: true });
-  let count = 0;
+  const built = new Set();
   for (const file of walk(src)) {
     const target = join(out, relative(src, file)).replace(/\.ts$/, '.js');
     mkdirSync(dirname(target), { recursive: true });
     const { code } = transformSync(readFileSync(file, 'utf8'), { ...options, filename: file });
-    writeFileSync(target, code);
-    count++;
+    const temp = `${target}.tmp-${process.pid}`;
+    writeFileSync(temp, code);
+    renameSync(temp, target);
+    built.add(target);
   }
-  return count;
+  // Outputs whose source is gone (checked now, not against the walk, so a file another build
+  // just added is kept).
+  for (const js of walkAll(out)) {
+    if (js.endsWith('.js') && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
+  }
+  return built.size;
+}
+
+function* walkAll(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkAll(path);
+    else yield path;
+  }
 }
 
 if (process.argv[1] && statSync(process.argv[1]).ino === statSync(fileURLToPath(import.meta.url)).ino) {

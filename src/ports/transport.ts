@@ -1,7 +1,11 @@
+import type { Principal } from './authorizer.js';
+
 /** Facts a transport knows about one inbound message (MCP headers, Origin, principal). */
 export interface TransportFacts {
   readonly kind: 'stdio' | 'http' | 'memory';
   readonly headers?: Readonly<Record<string, string | undefined>>;
+  /** The caller the transport authenticated (HTTP bearer token); absent on stdio. */
+  readonly principal?: Principal;
 }
 
 /** Where a handler writes messages for the peer (results, notifications). */

@@ -1,2 +1,3 @@
 export * from './pm-error.js';
 export * from './tracker-errors.js';
+export * from './mcp-errors.js';

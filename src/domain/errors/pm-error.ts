@@ -27,15 +27,15 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 
 /**
- * Application error codes for tracker failures. JSON-RPC reserves -32000..-32099 for
- * implementation-defined server errors; MCP 2026-07-28 allocates -32020..-32022 and -32042,
- * and legacy revisions -32002, so pm uses -32050..-32059.
+ * Application error codes for tracker failures. MCP 2026-07-28 reserves -32000..-32099 to the
+ * specification ("Error Codes": never emit an undefined one) and asks application codes to sit
+ * outside -32768..-32000, so pm uses -31050..-31059.
  */
 export const PM_ERROR_CODES = Object.freeze({
-  conflict: -32050,
-  locked: -32051,
-  consentRequired: -32052,
-  corrupt: -32053,
+  conflict: -31050,
+  locked: -31051,
+  consentRequired: -31052,
+  corrupt: -31053,
 });
 
 /** CLI exit codes (docs/CLI.md). */

@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { FileSystem } from '../../ports/file-system.js';
 import { ConflictError, ValidationError } from '../errors/index.js';
 import { trackerConfigSchema, type TrackerConfig } from './config.js';
+import { readTrackerConfig } from './config-file.js';
 import { TrackerPaths } from './tracker-paths.js';
 
 export interface InitOptions {
@@ -24,7 +25,9 @@ const RUNTIME_GITIGNORE = '# pm runtime area: locks, derived index, idempotency 
  */
 export async function initTracker(fs: FileSystem, root: string, options: InitOptions = {}): Promise<InitResult> {
   const paths = new TrackerPaths(root);
-  const parsed = trackerConfigSchema.safeParse({ ...(options.idPrefix ? { idPrefix: options.idPrefix } : {}), ...(options.types ? { types: options.types } : {}) });
+  // Custom types without 'Task' make the first one the default type (else the config is invalid).
+  const types = options.types ? { types: options.types, ...(options.types.includes('Task') || !options.types[0] ? {} : { defaults: { type: options.types[0] } }) } : {};
+  const parsed = trackerConfigSchema.safeParse({ ...(options.idPrefix ? { idPrefix: options.idPrefix } : {}), ...types });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ValidationError(`${issue.path.join('.')}: ${issue.message}`, { field: issue.path.join('.') });
@@ -35,7 +38,7 @@ export async function initTracker(fs: FileSystem, root: string, options: InitOpt
     if (options.idPrefix || options.types) {
       throw new ConflictError(`${paths.config} already exists; edit it instead of re-running init with options`, 'exists', { file: paths.config });
     }
-    return { root, created: false, config };
+    return { root, created: false, config: await readTrackerConfig(fs, paths) };
   }
   await fs.ensureDir(paths.items);
   await fs.ensureDir(paths.history);

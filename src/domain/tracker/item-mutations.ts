@@ -81,7 +81,7 @@ export function applyClaim(item: Item, holder: string, input: ClaimInput, config
   if (TERMINAL_STATUSES.has(item.status)) throw new ConflictError(`${item.id} is ${item.status}; reopen it before claiming`, 'not_claimable', { itemId: item.id, status: item.status });
   const claim = item.claim;
   if (claim && claim.holder !== holder && claim.expiresAt > ctx.now && !input.force) {
-    throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or pass force`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
+    throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or pass force (CLI: --force)`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
   }
   const minutes = input.leaseMinutes ?? config.claimLeaseMinutes;
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) throw new ValidationError(`lease must be 1 to 10080 minutes, got ${minutes}`, { field: 'leaseMinutes' });
@@ -98,7 +98,7 @@ export function applyRelease(item: Item, actor: string, force: boolean | undefin
   const claim = item.claim;
   if (!claim) throw new ConflictError(`${item.id} is not claimed`, 'not_claimed', { itemId: item.id });
   if (claim.holder !== actor && claim.expiresAt > ctx.now && !force) {
-    throw new ConflictError(`${item.id} is claimed by ${claim.holder}, not ${actor}; pass force to release somebody else's claim`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
+    throw new ConflictError(`${item.id} is claimed by ${claim.holder}, not ${actor}; pass force (CLI: --force) to release somebody else's claim`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
   }
   const { claim: _claim, ...rest } = item;
   return { ...rest, status: item.status === 'in_progress' ? 'open' : item.status };

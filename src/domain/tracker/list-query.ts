@@ -14,6 +14,10 @@ export interface ListQuery {
   readonly tag?: readonly string[];
   readonly assignee?: string;
   readonly parent?: string;
+  /** Items whose id starts with this text (id completion; MCP `completion/complete`). */
+  readonly idPrefix?: string;
+  /** Items that list this id among their blockers (the reverse dependency edge). */
+  readonly blockedBy?: string;
   /** Case-insensitive substring of the title or body. */
   readonly text?: string;
   /** Include closed and canceled items when no status filter is given. */
@@ -64,6 +68,8 @@ export function listPredicate(query: ListQuery): (entry: IndexEntry) => boolean 
     if (query.tag && !query.tag.every((t) => e.tags.includes(t))) return false;
     if (query.assignee !== undefined && e.assignee !== query.assignee) return false;
     if (query.parent !== undefined && e.parent !== query.parent) return false;
+    if (query.idPrefix !== undefined && !e.id.startsWith(query.idPrefix)) return false;
+    if (query.blockedBy !== undefined && !e.blockedBy.includes(query.blockedBy)) return false;
     if (text && !e.text.title.includes(text) && !e.text.body.includes(text)) return false;
     return true;
   };
@@ -81,7 +87,7 @@ export function runListQuery(entries: Iterable<IndexEntry>, query: ListQuery): L
   }
   const sort = query.sort ?? 'priority';
   const direction = (query.order ?? (sort === 'updated' ? 'desc' : 'asc')) === 'asc' ? 1 : -1;
-  const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction]);
+  const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction, query.idPrefix, query.blockedBy]);
   const after = query.cursor ? decodeCursor(query.cursor, fingerprint).key : undefined;
   const matches = listPredicate(query);
   const key = keyOf[sort];

@@ -57,23 +57,31 @@ export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery
   const top: Row[] = [];
   let totalAll = 0;
   let totalAny = 0;
+  const termGrams = terms.map(gramsOf);
+  let maskBudget = MASK_BUILDS_PER_SEARCH;
   for (const entry of entries) {
     if (statuses ? !statuses.has(entry.status) : query.openOnly && TERMINAL_STATUSES.has(entry.status)) continue;
     let score = 0;
     let matched = 0;
-    const fields = new Set<SearchHit['matchedIn'][number]>();
-    for (const term of terms) {
+    // Allocated only for the (few) entries that match: most of a 100k index does not.
+    let fields: Row['fields'] | undefined;
+    const mask = gramMasks.get(entry) ?? (maskBudget-- > 0 ? gramMaskOf(entry) : undefined);
+    for (let i = 0; i < terms.length; i++) {
+      if (mask && !hasGrams(mask, termGrams[i]!)) continue;
+      const term = terms[i]!;
       const t = occurrences(entry.text.title, term);
       const b = occurrences(entry.text.body, term);
       const c = occurrences(entry.text.comments, term);
+      if (t + b + c === 0) continue;
+      fields ??= new Set();
       if (t) fields.add('title');
       if (b) fields.add('body');
       if (c) fields.add('comments');
-      if (t + b + c > 0) matched++;
+      matched++;
       score += t * WEIGHTS.title + b * WEIGHTS.body + c * WEIGHTS.comments;
     }
-    if (entry.id === phrase) { score += 1000; matched = terms.length; fields.add('id'); }
-    if (matched === 0) continue;
+    if (entry.id === phrase) { score += 1000; matched = terms.length; (fields ??= new Set()).add('id'); }
+    if (matched === 0 || !fields) continue;
     if (phrase.length > 2 && entry.text.title.includes(phrase)) score += 20;
     totalAny++;
     if (matched === terms.length) totalAll++;
@@ -86,6 +94,50 @@ export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery
     total: mode === 'all' ? totalAll : totalAny,
     results: rows.map((r) => ({ ...toSummary(r.entry), score: r.score, matchedIn: [...r.fields], ...snippetOf(r.entry, terms) })),
   };
+}
+
+/** 1024-bit masks of the character trigrams in an entry's searchable text, by entry. */
+const GRAM_BITS = 1024;
+const gramMasks = new WeakMap<IndexEntry, Uint32Array>();
+/**
+ * Masks built per search at most (~10x a plain scan of the same entry each), so a one-shot
+ * process pays little and a long-lived one has every mask after a few searches.
+ */
+const MASK_BUILDS_PER_SEARCH = 8192;
+
+/** Hash of the trigram ending at text[i], in 0..GRAM_BITS-1. */
+function gramHash(text: string, i: number): number {
+  return (Math.imul(text.charCodeAt(i - 2), 0x9e3779b1) ^ Math.imul(text.charCodeAt(i - 1), 0x85ebca6b) ^ Math.imul(text.charCodeAt(i), 0xc2b2ae35)) >>> 22;
+}
+
+/**
+ * A term can occur in a text only if every trigram of the term occurs in it, so an entry whose
+ * mask lacks one of the term's trigram bits is skipped without scanning its text: at 100k
+ * entries most per-entry substring scans become a few bit tests. Masks are computed lazily
+ * and cached per entry object (the index replaces entries, never mutates them).
+ */
+function gramMaskOf(entry: IndexEntry): Uint32Array {
+  const mask = new Uint32Array(GRAM_BITS / 32);
+  for (const text of [entry.text.title, entry.text.body, entry.text.comments]) {
+    for (let i = 2; i < text.length; i++) {
+      const h = gramHash(text, i);
+      mask[h >>> 5]! |= 1 << (h & 31);
+    }
+  }
+  gramMasks.set(entry, mask);
+  return mask;
+}
+
+/** The bit positions of a term's trigrams (none for terms under 3 characters: never skipped). */
+function gramsOf(term: string): number[] {
+  const out: number[] = [];
+  for (let i = 2; i < term.length; i++) out.push(gramHash(term, i));
+  return out;
+}
+
+function hasGrams(mask: Uint32Array, grams: readonly number[]): boolean {
+  for (const h of grams) if ((mask[h >>> 5]! & (1 << (h & 31))) === 0) return false;
+  return true;
 }
 
 function snippetOf(entry: IndexEntry, terms: string[]): { snippet?: string } {

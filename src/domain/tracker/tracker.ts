@@ -3,9 +3,10 @@ import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
 import type { Locker } from '../../ports/locker.js';
-import { ConflictError, ConsentRequiredError, CorruptDataError, NotFoundError, ValidationError } from '../errors/index.js';
+import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } from '../errors/index.js';
 import { deepFreeze } from '../util/canonical-json.js';
-import { trackerConfigSchema, type TrackerConfig } from './config.js';
+import type { TrackerConfig } from './config.js';
+import { readTrackerConfig } from './config-file.js';
 import type { ConsentProvider, ConsentRequest } from './consent.js';
 import { findPath } from './graph.js';
 import type { HistoryEntry } from './history.js';
@@ -23,7 +24,6 @@ import type { MutationResult } from './receipt.js';
 import { runSearchQuery, type SearchQuery, type SearchResult } from './search-query.js';
 import { TrackerPaths } from './tracker-paths.js';
 import { validateTracker, type ValidationReport } from './validate.js';
-import { parseDocument } from 'yaml';
 
 /** The ports a tracker needs from its host. */
 export interface TrackerPorts {
@@ -77,7 +77,7 @@ export class Tracker {
   /** Opens the tracker whose `.agents/pm` directory is `root` (config.yaml must parse). */
   static async open(ports: TrackerPorts, root: string, options: TrackerOptions): Promise<Tracker> {
     const paths = new TrackerPaths(root);
-    return new Tracker(ports, root, await readConfig(ports.fs, paths), options);
+    return new Tracker(ports, root, await readTrackerConfig(ports.fs, paths), options);
   }
 
   async get(id: string): Promise<Item> {
@@ -204,7 +204,14 @@ export class Tracker {
    * delete line, and the id is never reused.
    */
   async delete(id: string, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<null>> {
-    const item = await this.get(id);
+    assertId(id);
+    const stored = await this.store.read(id);
+    if (!stored) {
+      // Already gone: a replay of an earlier delete (same idempotency key) still returns its receipt.
+      if (options.idempotencyKey) return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;
+      throw new NotFoundError(`no item ${id}`, { itemId: id });
+    }
+    const item = stored.item;
     await this.index.refresh();
     const referrers = [...this.index.values()].filter((e) => e.parent === id || e.blockedBy.includes(id) || e.related.includes(id)).map((e) => e.id);
     if (referrers.length) throw new ConflictError(`${id} is still referenced by ${referrers.join(', ')}; remove those links first`, 'referenced', { itemId: id, referrers });
@@ -295,16 +302,4 @@ function assertId(id: string): void {
   if (!ITEM_ID_PATTERN.test(id)) throw new ValidationError(`'${id}' is not an item id (expected <prefix>-<base36>, e.g. pm-a1b2c3)`, { field: 'id', value: id });
 }
 
-async function readConfig(fs: FileSystem, paths: TrackerPaths): Promise<TrackerConfig> {
-  const text = await fs.readText(paths.config);
-  if (text === undefined) throw new NotFoundError(`no config.yaml in ${paths.root}; run 'pm init'`, { file: paths.config });
-  const doc = parseDocument(text, { uniqueKeys: true, schema: 'core' });
-  if (doc.errors.length) throw new CorruptDataError(`${paths.config}: YAML error: ${doc.errors[0]!.message}`, { file: paths.config });
-  const parsed = trackerConfigSchema.safeParse(doc.toJS({ maxAliasCount: 0 }) ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new CorruptDataError(`${paths.config}: ${issue.path.join('.') || 'config'}: ${issue.message}`, { file: paths.config });
-  }
-  return parsed.data;
-}
 

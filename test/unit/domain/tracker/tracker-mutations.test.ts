@@ -47,7 +47,7 @@ describe('Tracker mutations', () => {
     const error = await tracker.update(item.id, { title: 'z' }, { expectedRevision: 1 }).catch((e) => e);
     expect(error).toBeInstanceOf(StaleRevisionError);
     expect(error.data).toMatchObject({ expectedRevision: 1, actualRevision: 2 });
-    expect(error.jsonRpcCode).toBe(-32050);
+    expect(error.jsonRpcCode).toBe(-31050);
     expect(await snapshot(fs)).toEqual(before);
   });
 
@@ -173,5 +173,14 @@ describe('Tracker mutations', () => {
     expect((await tracker.historyOf(b)).map((e) => e.op)).toEqual(['create', 'delete']);
     expect(await fs.readText(`${ROOT}/items/${b}.md`)).toBeUndefined();
     expect((await tracker.validate()).ok).toBe(true);
+  });
+
+  it('replays a delete by idempotency key after the item is gone', async () => {
+    const { tracker } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'temp' });
+    const first = await tracker.delete(item.id, { consent: () => true, idempotencyKey: 'del-1' });
+    const again = await tracker.delete(item.id, { consent: () => true, idempotencyKey: 'del-1' });
+    expect(again).toMatchObject({ replayed: true, receipt: first.receipt, item: null });
+    await expect(tracker.delete(item.id, { consent: () => true })).rejects.toThrow(NotFoundError);
   });
 });

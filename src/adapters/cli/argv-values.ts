@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { MutationOptions } from '../../domain/tracker/inputs.js';
+import type { OptionSpec } from './command.js';
+
+/**
+ * zod schemas for the shapes argv values take across commands (priorities, revisions, comma
+ * lists, key=value pairs). Each command composes them into the schema for its own options.
+ */
+
+/** A repeatable option whose values may also be comma lists: `--tag a --tag b,c`. */
+export const commaList = z.array(z.string()).optional().transform((values) => {
+  const items = values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return items?.length ? items : undefined;
+});
+
+/** A repeatable option taken verbatim (acceptance criteria, file paths may contain commas). */
+export const repeated = z.array(z.string()).optional().transform((values) => (values?.length ? values : undefined));
+
+/** Priority 0 (highest) to 4 (lowest); `P1` is accepted as 1. */
+export const priorityValue = z.string().transform((raw, ctx) => {
+  const match = /^[Pp]?([0-4])$/.exec(raw.trim());
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: `invalid priority '${raw}': expected an integer from 0 (highest) to 4 (lowest)` });
+    return z.NEVER;
+  }
+  return Number(match[1]);
+});
+
+/** A whole number within [min, max], e.g. `--limit 20`. */
+export function integerValue(what: string, min: number, max: number) {
+  return z.string().transform((raw, ctx) => {
+    const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `invalid ${what} '${raw}': expected a whole number from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** Repeatable `--set key=value`: returns [key, rawValue] pairs (coerced later against config). */
+export const keyValueList = z.array(z.string()).optional().transform((values, ctx) => {
+  const pairs: [string, string][] = [];
+  for (const raw of values ?? []) {
+    const at = raw.indexOf('=');
+    if (at <= 0) {
+      ctx.addIssue({ code: 'custom', message: `expected key=value, got '${raw}'` });
+      return z.NEVER;
+    }
+    pairs.push([raw.slice(0, at).trim(), raw.slice(at + 1)]);
+  }
+  return pairs.length ? pairs : undefined;
+});
+
+/** A required positional item id (its shape is checked by the tracker). */
+export const idArgument = z.string({ error: 'missing item id' }).min(1, 'missing item id');
+
+/** The guards every mutating command accepts. */
+export const GUARD_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  'expected-revision': { type: 'string', value: 'N', description: 'Refuse (exit 4) unless the item is still at revision N' },
+  'idempotency-key': { type: 'string', value: 'KEY', description: 'Replaying the same request with this key returns the first receipt and writes nothing' },
+};
+
+/** Only the idempotency key: for create, where no revision exists yet. */
+export const IDEMPOTENCY_OPTION: Readonly<Record<string, OptionSpec>> = { 'idempotency-key': GUARD_OPTIONS['idempotency-key']! };
+
+/** zod shapes of the guard options, spread into each mutating command's schema. */
+export const guardShape = {
+  'expected-revision': integerValue('revision', 1, Number.MAX_SAFE_INTEGER).optional(),
+  'idempotency-key': z.string().min(1, 'must not be empty').max(200, 'at most 200 characters').optional(),
+};
+
+/** MutationOptions from parsed guard values. */
+export function guardsFrom(values: { 'expected-revision'?: number; 'idempotency-key'?: string }): MutationOptions {
+  return {
+    ...(values['expected-revision'] !== undefined ? { expectedRevision: values['expected-revision'] } : {}),
+    ...(values['idempotency-key'] !== undefined ? { idempotencyKey: values['idempotency-key'] } : {}),
+  };
+}

@@ -1,0 +1,97 @@
+import type { InitOptions, InitResult } from '../../domain/tracker/init.js';
+import type { Tracker } from '../../domain/tracker/tracker.js';
+
+/**
+ * What a command may ask of its host. The tracker is resolved lazily so `pm init`, `--help`
+ * and `--version` work where no tracker exists yet; the composition root decides how both
+ * are built (the CLI adapter never sees the container).
+ */
+export interface CliServices {
+  tracker(): Promise<Tracker>;
+  initialize(options: InitOptions): Promise<InitResult>;
+}
+
+/**
+ * The terminal as commands see it: output streams, stdin and files for --body-file, and a
+ * yes/no prompt for consent. A port-shaped seam so commands run over fakes in unit tests.
+ */
+export interface CliIo {
+  /** Writes to stdout; resolves once the text is handed to the OS. */
+  write(text: string): Promise<void>;
+  /** Writes to stderr. */
+  writeError(text: string): Promise<void>;
+  /** All of stdin as UTF-8 (for `--body-file -`). */
+  readStdin(): Promise<string>;
+  /** A UTF-8 file, relative paths taken from the working directory. */
+  readFile(path: string): Promise<string>;
+  /** True when a person can answer a prompt (stdin is a terminal). */
+  readonly interactive: boolean;
+  /** Asks a yes/no question; only called when `interactive` is true. */
+  confirm(question: string): Promise<boolean>;
+}
+
+/** Options every command accepts, wherever they appear on the command line. */
+export interface GlobalOptions {
+  readonly json: boolean;
+  readonly help: boolean;
+  readonly version: boolean;
+  readonly actor?: string;
+  readonly root?: string;
+}
+
+/** Everything a running command gets. */
+export interface CliContext {
+  readonly io: CliIo;
+  readonly services: CliServices;
+  readonly globals: GlobalOptions;
+}
+
+/** One option of a command, as given to node:util parseArgs and shown by --help. */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly multiple?: boolean;
+  /** Placeholder shown in help, e.g. 'N' for `--limit N`. */
+  readonly value?: string;
+  readonly description: string;
+}
+
+/** A positional argument; required unless `optional`, `variadic` takes the rest. */
+export interface PositionalSpec {
+  readonly name: string;
+  readonly optional?: boolean;
+  readonly variadic?: boolean;
+}
+
+/** Raw argv values after parseArgs; each command validates them with its own zod schema. */
+export type OptionValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
+/** argv after parseArgs: option values and positionals, not yet validated. */
+export interface ParsedArgs {
+  readonly values: OptionValues;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * What a command produced: `value` is the domain result, printed verbatim as JSON under
+ * --json; `human` is the readable rendering. `exitCode` lets a successful run report a
+ * finding (validate exits 5 when it found errors) without pretending it failed.
+ */
+export interface CommandOutcome {
+  readonly value: unknown;
+  readonly human: string;
+  readonly exitCode?: number;
+}
+
+/** A `pm` subcommand: its help, its options and what it does. */
+export interface CliCommand {
+  /** 'list', or 'deps add' for a subcommand of a group. */
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly summary: string;
+  readonly description?: string;
+  readonly args: readonly PositionalSpec[];
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  readonly examples?: readonly string[];
+  run(args: ParsedArgs, context: CliContext): Promise<CommandOutcome>;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { parseWith } from '../argv.js';
+import { GUARD_OPTIONS, guardShape, guardsFrom, idArgument, integerValue } from '../argv-values.js';
+import type { CliCommand } from '../command.js';
+import { renderMutation } from '../render/item-view.js';
+import { shortTime } from '../render/text.js';
+
+const claimSchema = z.object({
+  id: idArgument,
+  lease: integerValue('lease', 1, 10080).optional(),
+  force: z.boolean().optional(),
+  holder: z.string().min(1).max(200).optional(),
+  ...guardShape,
+});
+
+/** `pm claim <id>`: take an item for a lease, so nobody else starts it too. */
+export const claimCommand: CliCommand = {
+  name: 'claim',
+  summary: 'Claim an item for a while (sets in_progress and the assignee)',
+  description: 'A claim is a lease: it expires after --lease minutes (default from config.yaml, 120). Claiming again renews your own lease. An item claimed by somebody else is refused (exit 4) unless the lease expired or you pass --force.',
+  args: [{ name: 'id' }],
+  options: {
+    lease: { type: 'string', value: 'MIN', description: 'Lease length in minutes, 1-10080' },
+    force: { type: 'boolean', description: "Take it even though somebody else's lease is still running" },
+    holder: { type: 'string', value: 'NAME', description: 'Claim on behalf of NAME (default: the actor)' },
+    ...GUARD_OPTIONS,
+  },
+  examples: ['pm claim pm-a1b2c3', 'pm claim pm-a1b2c3 --lease 30 --holder agent-7'],
+  async run(args, { services }) {
+    const input = parseWith(claimSchema, { ...args.values, id: args.positionals[0] }, 'claim', ['id']);
+    const result = await (await services.tracker()).claim(input.id, {
+      ...(input.holder !== undefined ? { holder: input.holder } : {}),
+      ...(input.lease !== undefined ? { leaseMinutes: input.lease } : {}),
+      ...(input.force ? { force: true } : {}),
+    }, guardsFrom(input));
+    const claim = result.item.claim;
+    return { value: result, human: renderMutation('Claimed', result, claim ? ` for ${claim.holder} until ${shortTime(claim.expiresAt)}` : '') };
+  },
+};
+
+const releaseSchema = z.object({ id: idArgument, force: z.boolean().optional(), ...guardShape });
+
+/** `pm release <id>`: give a claim back (in_progress returns to open). */
+export const releaseCommand: CliCommand = {
+  name: 'release',
+  summary: 'Release your claim on an item',
+  args: [{ name: 'id' }],
+  options: {
+    force: { type: 'boolean', description: "Release somebody else's unexpired claim" },
+    ...GUARD_OPTIONS,
+  },
+  examples: ['pm release pm-a1b2c3'],
+  async run(args, { services }) {
+    const input = parseWith(releaseSchema, { ...args.values, id: args.positionals[0] }, 'release', ['id']);
+    const result = await (await services.tracker()).release(input.id, input.force ? { force: true } : {}, guardsFrom(input));
+    return { value: result, human: renderMutation('Released', result) };
+  },
+};

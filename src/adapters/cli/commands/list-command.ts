@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { LIST_SORTS, MAX_LIST_LIMIT, type ListQuery } from '../../../domain/tracker/list-query.js';
+import { parseWith } from '../argv.js';
+import { commaList, integerValue } from '../argv-values.js';
+import type { CliCommand } from '../command.js';
+import { UsageError } from '../usage-error.js';
+import { renderList } from '../render/list-view.js';
+
+const schema = z.object({
+  status: commaList,
+  type: commaList,
+  tag: commaList,
+  assignee: z.string().optional(),
+  parent: z.string().optional(),
+  text: z.string().optional(),
+  all: z.boolean().optional(),
+  sort: z.enum(LIST_SORTS, { error: `expected one of ${LIST_SORTS.join(', ')}` }).optional(),
+  asc: z.boolean().optional(),
+  desc: z.boolean().optional(),
+  limit: integerValue('limit', 1, MAX_LIST_LIMIT).optional(),
+  cursor: z.string().optional(),
+});
+
+/** `pm list`: filtered, sorted, paged item summaries (open work by default). */
+export const listCommand: CliCommand = {
+  name: 'list',
+  summary: 'List items, filtered and sorted (closed ones hidden unless --all or --status)',
+  args: [],
+  options: {
+    status: { type: 'string', multiple: true, value: 'S', description: 'Only these statuses (repeatable or comma list)' },
+    type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
+    tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given (repeatable or comma list)' },
+    assignee: { type: 'string', value: 'NAME', description: 'Only items assigned to NAME' },
+    parent: { type: 'string', value: 'ID', description: 'Only children of ID' },
+    text: { type: 'string', value: 'TEXT', description: 'Only items whose title or body contains TEXT (case-insensitive)' },
+    all: { type: 'boolean', short: 'a', description: 'Include closed and canceled items' },
+    sort: { type: 'string', value: 'KEY', description: `Sort by ${LIST_SORTS.join(', ')} (default: priority)` },
+    asc: { type: 'boolean', description: 'Ascending order (default, except for updated)' },
+    desc: { type: 'boolean', description: 'Descending order' },
+    limit: { type: 'string', short: 'n', value: 'N', description: `Page size, 1-${MAX_LIST_LIMIT} (default: 50)` },
+    cursor: { type: 'string', value: 'C', description: 'Continue after the page that printed this cursor' },
+  },
+  examples: ['pm list', 'pm list --status open,in_progress --tag auth', 'pm list --all --sort updated --limit 10', 'pm list --json | jq ".items[].id"'],
+  async run(args, { services }) {
+    const input = parseWith(schema, { ...args.values }, 'list');
+    if (input.asc && input.desc) throw new UsageError('give --asc or --desc, not both', 'list');
+    const query: ListQuery = {
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.type ? { type: input.type } : {}),
+      ...(input.tag ? { tag: input.tag } : {}),
+      ...(input.assignee !== undefined ? { assignee: input.assignee } : {}),
+      ...(input.parent !== undefined ? { parent: input.parent } : {}),
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      ...(input.all ? { all: true } : {}),
+      ...(input.sort ? { sort: input.sort } : {}),
+      ...(input.asc ? { order: 'asc' as const } : input.desc ? { order: 'desc' as const } : {}),
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+    };
+    const result = await (await services.tracker()).list(query);
+    return { value: result, human: renderList(result) };
+  },
+};

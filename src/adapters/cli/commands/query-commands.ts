@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { NextQuery } from '../../../domain/tracker/next-query.js';
+import type { SearchQuery } from '../../../domain/tracker/search-query.js';
+import { parseWith } from '../argv.js';
+import { commaList, integerValue } from '../argv-values.js';
+import type { CliCommand } from '../command.js';
+import { renderNext, renderSearch } from '../render/list-view.js';
+
+const nextSchema = z.object({ assignee: z.string().optional(), type: commaList, tag: commaList });
+
+/** `pm next`: the single best item to start now, and why. */
+export const nextCommand: CliCommand = {
+  name: 'next',
+  summary: 'The best item to work on next, with the reason',
+  description: 'Picks the open item that is unblocked, unclaimed and not waiting on open children: highest priority first, then the oldest.',
+  args: [],
+  options: {
+    assignee: { type: 'string', value: 'NAME', description: 'Who is asking: skip items assigned to or claimed by somebody else' },
+    type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
+    tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given' },
+  },
+  examples: ['pm next', 'pm next --assignee alice --tag backend', 'pm next --json'],
+  async run(args, { services }) {
+    const input = parseWith(nextSchema, { ...args.values }, 'next');
+    const query: NextQuery = {
+      ...(input.assignee !== undefined ? { assignee: input.assignee } : {}),
+      ...(input.type ? { type: input.type } : {}),
+      ...(input.tag ? { tag: input.tag } : {}),
+    };
+    const result = await (await services.tracker()).next(query);
+    return { value: result, human: renderNext(result) };
+  },
+};
+
+const searchSchema = z.object({
+  words: z.array(z.string()).transform((w) => w.join(' ').trim()).pipe(z.string().min(1, 'give at least one word to search for')),
+  limit: integerValue('limit', 1, 200).optional(),
+  status: commaList,
+  open: z.boolean().optional(),
+});
+
+/** `pm search <words...>`: ranked lexical search over ids, titles, bodies and comments. */
+export const searchCommand: CliCommand = {
+  name: 'search',
+  summary: 'Search titles, bodies and comments (ranked)',
+  description: 'Items containing every word rank first (title matches weigh most); when no item has them all, partial matches are shown.',
+  args: [{ name: 'words', variadic: true }],
+  options: {
+    limit: { type: 'string', short: 'n', value: 'N', description: 'At most N results, 1-200 (default: 20)' },
+    status: { type: 'string', multiple: true, value: 'S', description: 'Only these statuses (repeatable or comma list)' },
+    open: { type: 'boolean', description: 'Leave out closed and canceled items' },
+  },
+  examples: ['pm search login redirect', 'pm search "rate limit" --open --limit 5'],
+  async run(args, { services }) {
+    const input = parseWith(searchSchema, { ...args.values, words: args.positionals }, 'search', ['words']);
+    const query: SearchQuery = {
+      query: input.words,
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.open ? { openOnly: true } : {}),
+    };
+    const result = await (await services.tracker()).search(query);
+    return { value: result, human: renderSearch(result) };
+  },
+};

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { parseWith } from '../argv.js';
+import { idArgument } from '../argv-values.js';
+import type { CliCommand } from '../command.js';
+import { renderItem } from '../render/item-view.js';
+import { renderContext, renderHistory, renderValidation } from '../render/report-view.js';
+import { EXIT } from '../../../domain/errors/pm-error.js';
+
+const idSchema = z.object({ id: idArgument });
+
+/** `pm get <id>` (alias show): one item in full. */
+export const getCommand: CliCommand = {
+  name: 'get',
+  aliases: ['show'],
+  summary: 'Show one item in full',
+  args: [{ name: 'id' }],
+  options: {},
+  examples: ['pm get pm-a1b2c3', 'pm show pm-a1b2c3 --json'],
+  async run(args, { services }) {
+    const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
+    const item = await (await services.tracker()).get(id);
+    return { value: item, human: renderItem(item) };
+  },
+};
+
+/** `pm history <id>`: the append-only record of every change to an item. */
+export const historyCommand: CliCommand = {
+  name: 'history',
+  summary: 'Show the recorded changes of an item',
+  description: 'Every mutation is one line in .agents/pm/history/<id>.jsonl (receipt, actor, time, revisions, JSON patch), hash-chained so tampering is detectable. History outlives a deleted item.',
+  args: [{ name: 'id' }],
+  options: {},
+  examples: ['pm history pm-a1b2c3', 'pm history pm-a1b2c3 --json'],
+  async run(args, { services }) {
+    const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'history', ['id']);
+    const entries = await (await services.tracker()).historyOf(id);
+    return { value: entries, human: renderHistory(id, entries) };
+  },
+};
+
+/** `pm context` (alias status): the project at a glance, for a person or an agent starting work. */
+export const contextCommand: CliCommand = {
+  name: 'context',
+  aliases: ['status'],
+  summary: 'Project overview: counts, next item, active claims, recent changes',
+  args: [],
+  options: {},
+  examples: ['pm context', 'pm status --json'],
+  async run(_args, { services }) {
+    const context = await (await services.tracker()).context();
+    return { value: context, human: renderContext(context) };
+  },
+};
+
+/** `pm validate`: checks every file; exit 5 when it found errors, 0 with only warnings. */
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'Check every item and history file (exit 5 when errors are found)',
+  description: 'Checks that every item parses and fits config.yaml, references resolve, there are no dependency or parent cycles, and every history hash chain is intact. Exits 5 when it finds errors, 0 when it finds only warnings.',
+  args: [],
+  options: {},
+  examples: ['pm validate', 'pm validate --json'],
+  async run(_args, { services }) {
+    const report = await (await services.tracker()).validate();
+    return { value: report, human: renderValidation(report), exitCode: report.ok ? EXIT.ok : EXIT.invalid };
+  },
+};

@@ -1,0 +1,50 @@
+import type { CliCommand } from './command.js';
+import { claimCommand, releaseCommand } from './commands/claim-commands.js';
+import { closeCommand, reopenCommand } from './commands/close-commands.js';
+import { commentCommand } from './commands/comment-command.js';
+import { createCommand } from './commands/create-command.js';
+import { deleteCommand } from './commands/delete-command.js';
+import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
+import { initCommand } from './commands/init-command.js';
+import { listCommand } from './commands/list-command.js';
+import { nextCommand, searchCommand } from './commands/query-commands.js';
+import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
+import { updateCommand } from './commands/update-command.js';
+
+/** Every `pm` subcommand, in the order the general help lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  initCommand,
+  contextCommand,
+  nextCommand,
+  listCommand,
+  searchCommand,
+  getCommand,
+  createCommand,
+  updateCommand,
+  claimCommand,
+  releaseCommand,
+  commentCommand,
+  closeCommand,
+  reopenCommand,
+  depsCommand,
+  depsAddCommand,
+  depsRemoveCommand,
+  historyCommand,
+  validateCommand,
+  deleteCommand,
+];
+
+const byName = new Map<string, CliCommand>();
+for (const command of COMMANDS) {
+  for (const name of [command.name, ...(command.aliases ?? [])]) byName.set(name, command);
+}
+
+/** The command called `name` (or one of its aliases). */
+export function findCommand(name: string): CliCommand | undefined {
+  return byName.get(name);
+}
+
+/** Every name and alias (for "did you mean" hints). */
+export function commandNames(): string[] {
+  return [...byName.keys()];
+}

@@ -1,0 +1,57 @@
+import { closest, parseCommandArgs, parseGlobalArgs, splitArgv } from './argv.js';
+import type { CliIo, CliServices, GlobalOptions } from './command.js';
+import { commandHelp, generalHelp } from './help.js';
+import { commandNames, findCommand } from './registry.js';
+import { UsageError } from './usage-error.js';
+
+/** What the host gives the CLI: the terminal, the package version, and the services. */
+export interface CliRuntime {
+  readonly io: CliIo;
+  readonly version: string;
+  /** The services for this run, configured by the parsed global options (--actor, --root). */
+  services(globals: GlobalOptions): CliServices;
+}
+
+/**
+ * Runs one `pm` command line: finds the command, handles --help and --version, parses and
+ * validates argv, runs the command and prints its result (JSON with --json, readable text
+ * otherwise). Returns the exit code of a successful run; every failure is thrown, so the
+ * composition root maps errors to exit codes and messages in exactly one place.
+ */
+export async function runCli(argv: readonly string[], runtime: CliRuntime): Promise<number> {
+  const { io, version } = runtime;
+  const { command: name, rest } = splitArgv(argv, (n) => findCommand(n) !== undefined);
+  if (name === undefined || name === 'help') return runGeneral(name, name === undefined ? argv : rest, runtime);
+  const command = findCommand(name);
+  if (!command) {
+    const suggestion = closest(name, commandNames());
+    throw new UsageError(`unknown command '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, '');
+  }
+  const { args, globals } = parseCommandArgs(command, rest);
+  if (globals.help) return print(io, commandHelp(command));
+  if (globals.version) return print(io, `${version}\n`);
+  const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
+  await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : outcome.human);
+  return outcome.exitCode ?? 0;
+}
+
+/** `pm`, `pm --help`, `pm --version`, `pm help [command]`. */
+async function runGeneral(name: string | undefined, argv: readonly string[], runtime: CliRuntime): Promise<number> {
+  const { io, version } = runtime;
+  if (name === 'help') {
+    const topic = argv.filter((a) => !a.startsWith('-'));
+    if (topic.length === 0) return print(io, generalHelp(version));
+    const command = findCommand(topic.join(' ')) ?? findCommand(topic[0]!);
+    if (!command) throw new UsageError(`no help for unknown command '${topic.join(' ')}'`, '');
+    return print(io, commandHelp(command));
+  }
+  const globals: GlobalOptions = parseGlobalArgs(argv);
+  if (globals.version) return print(io, `${version}\n`);
+  if (globals.help) return print(io, generalHelp(version));
+  throw new UsageError('missing command', '');
+}
+
+async function print(io: CliIo, text: string): Promise<number> {
+  await io.write(text);
+  return 0;
+}

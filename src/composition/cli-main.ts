@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import type { Container } from 'inversify';
+import { wantsJson } from '../adapters/cli/argv.js';
+import type { CliIo, CliServices, GlobalOptions } from '../adapters/cli/command.js';
+import { NodeCliIo } from '../adapters/cli/node-cli-io.js';
+import { runCli } from '../adapters/cli/run-cli.js';
+import { UsageError } from '../adapters/cli/usage-error.js';
+import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
+import { initTracker } from '../domain/tracker/init.js';
+import { trackerRootFor } from '../domain/tracker/root-locator.js';
+import type { Tracker } from '../domain/tracker/tracker.js';
+import { buildContainer } from './container.js';
+import { IDS } from './service-ids.js';
+import { SettingsError, settingsFromEnv, type Settings } from './settings.js';
+
+/** What the `pm` process runs with; every field defaults to the real process. */
+export interface CliMainOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly io?: CliIo;
+}
+
+/**
+ * The composition root of the `pm` CLI: parses settings once (environment plus --actor and
+ * --root), builds the container lazily (so --help works anywhere), runs the command, and maps
+ * every failure to a message and an exit code here and only here. Resolves to the exit code;
+ * bin/pm.js then exits the process, which also ends the index's directory watch. The tracker is
+ * deliberately not disposed: that would rewrite the whole index snapshot on every command, and
+ * the index repairs itself from the changes log at the next start anyway.
+ */
+export async function main(argv: readonly string[], options: CliMainOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const io = options.io ?? new NodeCliIo(cwd);
+  try {
+    const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd));
+    return await runCli(argv, { io, services, version: packageVersion() });
+  } catch (error) {
+    return reportFailure(error, io, { json: wantsJson(argv), debug: env.PM_DEBUG === '1' });
+  }
+}
+
+/** One failure, as the CLI reports it. */
+export interface CliFailure {
+  readonly exitCode: number;
+  readonly message: string;
+  /** The `--json` error object: `{ error: { code, reason, message, data } }`. */
+  readonly json: { error: { code: number; reason: string; message: string; data: Record<string, unknown> } };
+}
+
+/**
+ * The one mapping from a thrown value to an exit code and message: typed pm errors carry
+ * their own exit code and JSON-RPC code; bad settings are usage errors; anything else is an
+ * unexpected failure (exit 1).
+ */
+export function describeFailure(error: unknown): CliFailure {
+  if (error instanceof PmError) {
+    const rpc = error.toJsonRpcError();
+    const hint = error instanceof UsageError ? ` (see '${error.hint}')` : '';
+    return { exitCode: error.exitCode, message: `${error.message}${hint}`, json: { error: { code: rpc.code, reason: error.reason, message: rpc.message, data: rpc.data } } };
+  }
+  if (error instanceof SettingsError) {
+    return { exitCode: EXIT.usage, message: error.message, json: { error: { code: INVALID_PARAMS, reason: 'invalid_settings', message: error.message, data: { reason: 'invalid_settings' } } } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: EXIT.failure, message, json: { error: { code: INTERNAL_ERROR, reason: 'internal_error', message, data: { reason: 'internal_error' } } } };
+}
+
+async function reportFailure(error: unknown, io: CliIo, how: { json: boolean; debug: boolean }): Promise<number> {
+  const failure = describeFailure(error);
+  const firstLine = failure.message.split('\n')[0] ?? '';
+  await io.writeError(how.json ? `${JSON.stringify(failure.json)}\n` : `pm: ${firstLine}\n`).catch(() => undefined);
+  if (how.debug && error instanceof Error && error.stack) await io.writeError(`${error.stack}\n`).catch(() => undefined);
+  return failure.exitCode;
+}
+
+/** Settings from the environment, with --actor and --root (relative to cwd) on top. */
+function settingsFor(globals: GlobalOptions, env: NodeJS.ProcessEnv, cwd: string): Settings {
+  const root = globals.root ?? env.PM_ROOT;
+  return settingsFromEnv(env, cwd, osUser(env), {
+    ...(globals.actor !== undefined ? { actor: globals.actor } : {}),
+    ...(root ? { root: resolve(cwd, root) } : {}),
+  });
+}
+
+function lazyServices(settings: () => Settings): CliServices {
+  let container: Promise<{ container: Container; settings: Settings }> | undefined;
+  const built = () => (container ??= Promise.resolve().then(async () => {
+    const s = settings();
+    return { container: await buildContainer(s), settings: s };
+  }));
+  return {
+    tracker: async () => (await built()).container.getAsync<Tracker>(IDS.Tracker),
+    initialize: async (options) => {
+      const { container: c, settings: s } = await built();
+      return initTracker(await c.getAsync(IDS.FileSystem), trackerRootFor(s.root ?? s.cwd), options);
+    },
+  };
+}
+
+function osUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}
+
+let version: string | undefined;
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}

@@ -1,0 +1,28 @@
+/**
+ * pm's MCP protocol core (2026-07-28 canonical, initialize-era legacy adapter; seed 004):
+ * constants, request-context resolution, envelopes, discovery, registries, the method registry
+ * with extension hooks, and the runtime-neutral dispatcher. Pure domain code: no node I/O.
+ */
+export * from './protocol.js';
+export * from './wire-types.js';
+export * from './json-rpc.js';
+export * from './request-meta.js';
+export * from './request-context.js';
+export * from './notifier.js';
+export * from './capabilities.js';
+export * from './envelope.js';
+export * from './discover.js';
+export * from './pagination.js';
+export * from './uri-template.js';
+export * from './tool-registry.js';
+export * from './resource-registry.js';
+export * from './prompt-registry.js';
+export * from './server-descriptor.js';
+export * from './method-registry.js';
+export * from './error-mapper.js';
+export * from './legacy-adapter.js';
+export * from './dispatcher.js';
+export * from './methods/core-methods.js';
+export * from './methods/tool-methods.js';
+export * from './methods/resource-methods.js';
+export * from './methods/prompt-methods.js';

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { PmMcpInvalidParamsError, PmMcpProtocolError } from '../../errors/mcp-errors.js';
+import { PmError } from '../../errors/pm-error.js';
+import { ValidationError } from '../../errors/tracker-errors.js';
+import type { PmMcpMethodRegistry } from '../method-registry.js';
+import { paginateMcpList } from '../pagination.js';
+import type { McpEra } from '../protocol.js';
+import type { PmMcpServerDescriptor } from '../server-descriptor.js';
+import type { McpToolOutput, PmMcpToolRegistry } from '../tool-registry.js';
+import type { JsonObject, McpContentBlock } from '../wire-types.js';
+
+/**
+ * `tools/list` and `tools/call` over a {@link PmMcpToolRegistry} (2026-07-28 `server/tools`).
+ * Tool failures — argument validation and tracker errors — are `isError` results the model can
+ * read; an unknown tool or malformed call params are protocol errors (-32602); protocol errors
+ * thrown by a handler (e.g. -32021) and unexpected throws stay protocol errors.
+ */
+
+/** `tools/list` params. */
+export const mcpListParamsSchema = z.object({ cursor: z.string().optional() });
+
+/** `tools/call` params (MRTR members are accepted here and read by interceptors). */
+export const mcpCallToolParamsSchema = z.object({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  inputResponses: z.record(z.string(), z.unknown()).optional(),
+  requestState: z.string().optional(),
+});
+
+/** Parsed `tools/call` params. */
+export type McpCallToolParams = z.infer<typeof mcpCallToolParamsSchema>;
+
+/**
+ * The `CallToolResult` body for a handler's output. Modern: the readable text (or the JSON when
+ * the tool gives none) beside `structuredContent`. Legacy: the JSON text duplicated beside
+ * `structuredContent`, as initialize-era clients expect (seed 004 "Decision").
+ */
+export function buildMcpToolResultBody(output: McpToolOutput, era: McpEra): JsonObject {
+  const json = JSON.stringify(output.structuredContent);
+  const text = era === 'legacy' ? json : (output.text ?? json);
+  const content: McpContentBlock[] = [{ type: 'text', text }, ...(output.content ?? [])];
+  return {
+    content,
+    structuredContent: output.structuredContent,
+    ...(output.isError ? { isError: true } : {}),
+  };
+}
+
+/** The `isError` result body for a tool failure (a typed tracker error or invalid arguments). */
+export function buildMcpToolErrorBody(error: PmError): JsonObject {
+  const detail = Object.keys(error.data).length ? `\n${JSON.stringify(error.data)}` : '';
+  return { content: [{ type: 'text', text: `${error.message} (${error.reason})${detail}` }], isError: true };
+}
+
+function argumentError(tool: string, issues: readonly z.core.$ZodIssue[]): ValidationError {
+  const list = issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+  const summary = list.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new ValidationError(`Invalid arguments for ${tool}: ${summary}`, { tool, issues: list });
+}
+
+/** Registers `tools/list` and `tools/call` (both eras). */
+export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, tools: PmMcpToolRegistry): void {
+  methods.register({
+    method: 'tools/list',
+    eras: ['modern', 'legacy'],
+    params: mcpListParamsSchema,
+    handle(params, ctx) {
+      const { items, variant } = methods.decorateList('tools/list', tools.descriptors as unknown as readonly JsonObject[], ctx);
+      const page = paginateMcpList(items, params.cursor, server.pageSize, `tools/list|${variant}`);
+      return {
+        body: { tools: page.items, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) },
+        cache: server.listCache,
+        memoKey: `${variant}|${page.offset}`,
+      };
+    },
+  });
+
+  methods.register({
+    method: 'tools/call',
+    eras: ['modern', 'legacy'],
+    params: mcpCallToolParamsSchema,
+    async handle(params, ctx) {
+      const tool = tools.get(params.name);
+      if (!tool) throw new PmMcpInvalidParamsError(`Unknown tool: ${params.name}`, { name: params.name });
+      const parsed = tool.args.safeParse(params.arguments ?? {});
+      if (!parsed.success) return { body: buildMcpToolErrorBody(argumentError(tool.name, parsed.error.issues)) };
+      try {
+        const output = await tool.handler(parsed.data, ctx);
+        return { body: buildMcpToolResultBody(output, ctx.era) };
+      } catch (error) {
+        if (error instanceof PmError && !(error instanceof PmMcpProtocolError)) return { body: buildMcpToolErrorBody(error) };
+        throw error;
+      }
+    },
+  });
+}

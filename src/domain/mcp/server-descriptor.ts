@@ -1,0 +1,102 @@
+import { deepFreeze } from '../util/canonical-json.js';
+import { assertMcpInstructions, buildMcpServerCapabilities, PM_MCP_DISCOVER_TTL_MS, type McpServerFeatures } from './discover.js';
+import type { PmMcpPromptRegistry } from './prompt-registry.js';
+import type { PmMcpResourceRegistry } from './resource-registry.js';
+import type { PmMcpToolRegistry } from './tool-registry.js';
+import type { JsonObject, McpCachePolicy, McpImplementation, McpServerCapabilities } from './wire-types.js';
+
+/**
+ * A server's fixed description: identity, instructions, registries, offered extensions and
+ * cache/page policy. Resolved and validated once; every request reads the same frozen value,
+ * so discovery and lists are deterministic (seed 004: "deterministic capabilities").
+ */
+
+/** Default lifetime of public metadata lists (tools, prompts, resources, templates). */
+export const PM_MCP_LIST_TTL_MS = 300_000;
+/** Default page size of list methods. */
+export const PM_MCP_PAGE_SIZE = 100;
+
+/** What a host passes to define a server. */
+export interface PmMcpServerOptions {
+  readonly serverInfo: McpImplementation;
+  readonly instructions?: string;
+  readonly tools?: PmMcpToolRegistry;
+  readonly resources?: PmMcpResourceRegistry;
+  readonly prompts?: PmMcpPromptRegistry;
+  /** Offered extensions (`capabilities.extensions`); negotiation keeps only these. */
+  readonly extensions?: Readonly<Record<string, JsonObject>>;
+  /** Advertise `logging` and honour request `logLevel` (deprecated feature; default off). */
+  readonly logging?: boolean;
+  readonly toolsListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
+  readonly resourcesListChanged?: boolean;
+  readonly resourcesSubscribe?: boolean;
+  readonly listTtlMs?: number;
+  readonly discoverTtlMs?: number;
+  readonly pageSize?: number;
+}
+
+/** The resolved description the dispatcher and core methods read. */
+export interface PmMcpServerDescriptor {
+  readonly serverInfo: McpImplementation;
+  readonly instructions: string | undefined;
+  readonly tools: PmMcpToolRegistry | undefined;
+  readonly resources: PmMcpResourceRegistry | undefined;
+  readonly prompts: PmMcpPromptRegistry | undefined;
+  readonly features: McpServerFeatures;
+  /** `ServerCapabilities` for `server/discover` (extensions included). */
+  readonly capabilities: McpServerCapabilities;
+  /** `ServerCapabilities` for legacy `initialize`: no extensions, no listChanged/subscribe (no listen stream there). */
+  readonly legacyCapabilities: McpServerCapabilities;
+  readonly extensions: Readonly<Record<string, JsonObject>>;
+  readonly listCache: McpCachePolicy;
+  readonly discoverTtlMs: number;
+  readonly pageSize: number;
+}
+
+function ttl(value: number | undefined, fallback: number, name: string): number {
+  const out = value ?? fallback;
+  if (!Number.isSafeInteger(out) || out < 0) throw new RangeError(`${name} must be an integer >= 0`);
+  return out;
+}
+
+/** Validates and freezes a server description. Throws RangeError on a bad configuration. */
+export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescriptor {
+  if (!options.serverInfo.name || !options.serverInfo.version) throw new RangeError('serverInfo needs name and version');
+  assertMcpInstructions(options.instructions);
+  const pageSize = options.pageSize ?? PM_MCP_PAGE_SIZE;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
+  const extensions = deepFreeze(structuredClone({ ...(options.extensions ?? {}) }));
+  const features: McpServerFeatures = Object.freeze({
+    tools: options.tools !== undefined,
+    resources: options.resources !== undefined,
+    prompts: options.prompts !== undefined,
+    completions: Boolean(options.prompts?.completes || options.resources?.completes),
+    logging: options.logging ?? false,
+    toolsListChanged: options.toolsListChanged ?? false,
+    promptsListChanged: options.promptsListChanged ?? false,
+    resourcesListChanged: options.resourcesListChanged ?? false,
+    resourcesSubscribe: options.resourcesSubscribe ?? false,
+    extensions,
+  });
+  const legacyFeatures: McpServerFeatures = {
+    tools: features.tools,
+    resources: features.resources,
+    prompts: features.prompts,
+    completions: features.completions,
+  };
+  return Object.freeze({
+    serverInfo: deepFreeze(structuredClone(options.serverInfo)),
+    instructions: options.instructions,
+    tools: options.tools,
+    resources: options.resources,
+    prompts: options.prompts,
+    features,
+    capabilities: buildMcpServerCapabilities(features),
+    legacyCapabilities: buildMcpServerCapabilities(legacyFeatures, false),
+    extensions,
+    listCache: Object.freeze({ ttlMs: ttl(options.listTtlMs, PM_MCP_LIST_TTL_MS, 'listTtlMs'), cacheScope: 'public' as const }),
+    discoverTtlMs: ttl(options.discoverTtlMs, PM_MCP_DISCOVER_TTL_MS, 'discoverTtlMs'),
+    pageSize,
+  } satisfies PmMcpServerDescriptor);
+}

@@ -1,0 +1,124 @@
+import type { z } from 'zod';
+import { deepFreeze } from '../util/canonical-json.js';
+import type { McpRequestContext } from './request-context.js';
+import type { JsonObject, McpContentBlock, McpObjectSchema, McpToolAnnotations, McpToolDescriptor } from './wire-types.js';
+
+/**
+ * The tool registry the tracker tools implement (2026-07-28 `server/tools`). Definitions are
+ * validated once, before advertisement: names, object-rooted bounded JSON Schema 2020-12
+ * input/output schemas. Descriptors are precomputed and frozen so `tools/list` never rebuilds them.
+ */
+
+/** What a tool handler returns. */
+export interface McpToolOutput<S extends JsonObject = JsonObject> {
+  /** The structured result. A JSON object, so it is valid in every era (legacy requires an object). */
+  readonly structuredContent: S;
+  /** A readable rendering for `content`; defaults to the JSON text of `structuredContent`. */
+  readonly text?: string;
+  /** Further content blocks (resource links, images) after the text block. */
+  readonly content?: readonly McpContentBlock[];
+  /** A business-level failure reported as a result (throwing a tracker PmError does the same). */
+  readonly isError?: boolean;
+}
+
+/** One tool: descriptor fields, the zod parser for its arguments, and the handler. */
+export interface McpToolDefinition<A = unknown, S extends JsonObject = JsonObject> {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  /** JSON Schema 2020-12 with `type: "object"` at the root. */
+  readonly inputSchema: McpObjectSchema;
+  /** JSON Schema 2020-12 for `structuredContent`, object-rooted (legacy clients require it). */
+  readonly outputSchema?: McpObjectSchema;
+  readonly annotations?: McpToolAnnotations;
+  /** Descriptor `_meta` (e.g. `ui.resourceUri`, added by the Apps decorator). */
+  readonly meta?: JsonObject;
+  /** Parses `arguments`; failures become `isError` tool results. */
+  readonly args: z.ZodType<A>;
+  handler(args: A, ctx: McpRequestContext): Promise<McpToolOutput<S>> | McpToolOutput<S>;
+}
+
+/** Any tool definition (the registry does not care about the argument/result types). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMcpToolDefinition = McpToolDefinition<any, any>;
+
+/** Tool name rule (2026-07-28 `server/tools` "Tool Names"). */
+export const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Bounds a schema must respect before it is advertised. */
+export const MCP_SCHEMA_BOUNDS = Object.freeze({ maxBytes: 64 * 1024, maxDepth: 32 });
+const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+function isJsonValue(value: unknown, depth: number): boolean {
+  if (depth > 256) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => isJsonValue(v, depth + 1));
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value).every((v) => isJsonValue(v, depth + 1));
+}
+
+function depthOf(value: unknown): number {
+  if (!value || typeof value !== 'object') return 0;
+  let max = 0;
+  for (const v of Object.values(value)) max = Math.max(max, depthOf(v));
+  return max + 1;
+}
+
+/**
+ * Checks that `schema` is an object-rooted, JSON-serializable, bounded JSON Schema 2020-12
+ * document. Throws a RangeError naming `where` otherwise.
+ */
+export function assertMcpObjectSchema(schema: unknown, where: string): asserts schema is McpObjectSchema {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new RangeError(`${where}: schema must be an object`);
+  const record = schema as JsonObject;
+  if (record.type !== 'object') throw new RangeError(`${where}: schema root must have type "object"`);
+  if (record.$schema !== undefined && record.$schema !== DIALECT_2020_12) throw new RangeError(`${where}: only JSON Schema 2020-12 is advertised (got ${String(record.$schema)})`);
+  if (!isJsonValue(schema, 0)) throw new RangeError(`${where}: schema holds non-JSON values`);
+  const text = JSON.stringify(schema);
+  if (new TextEncoder().encode(text).length > MCP_SCHEMA_BOUNDS.maxBytes) throw new RangeError(`${where}: schema exceeds ${MCP_SCHEMA_BOUNDS.maxBytes} bytes`);
+  if (depthOf(schema) > MCP_SCHEMA_BOUNDS.maxDepth) throw new RangeError(`${where}: schema nests deeper than ${MCP_SCHEMA_BOUNDS.maxDepth}`);
+}
+
+/** The advertised `Tool` descriptor of a definition. */
+export function toMcpToolDescriptor(tool: AnyMcpToolDefinition): McpToolDescriptor {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    ...(tool.meta !== undefined ? { _meta: tool.meta } : {}),
+  };
+}
+
+/** The tools a server offers, in advertisement order (deterministic: the order given). */
+export class PmMcpToolRegistry {
+  /** Precomputed, frozen `Tool` descriptors in advertisement order. */
+  readonly descriptors: readonly McpToolDescriptor[];
+  private readonly byName: ReadonlyMap<string, AnyMcpToolDefinition>;
+
+  constructor(tools: readonly AnyMcpToolDefinition[]) {
+    const byName = new Map<string, AnyMcpToolDefinition>();
+    for (const tool of tools) {
+      if (!MCP_TOOL_NAME.test(tool.name)) throw new RangeError(`tool name ${JSON.stringify(tool.name)} breaks the naming rule ${MCP_TOOL_NAME}`);
+      if (byName.has(tool.name)) throw new RangeError(`tool ${tool.name} is defined twice`);
+      if (!tool.description.trim()) throw new RangeError(`tool ${tool.name} needs a description`);
+      assertMcpObjectSchema(tool.inputSchema, `tool ${tool.name} inputSchema`);
+      if (tool.outputSchema !== undefined) assertMcpObjectSchema(tool.outputSchema, `tool ${tool.name} outputSchema`);
+      byName.set(tool.name, tool);
+    }
+    this.byName = byName;
+    this.descriptors = deepFreeze(structuredClone(tools.map(toMcpToolDescriptor)));
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  get(name: string): AnyMcpToolDefinition | undefined {
+    return this.byName.get(name);
+  }
+}

@@ -1,0 +1,42 @@
+import type { CliServices } from '../../src/adapters/cli/command.js';
+import { runCli } from '../../src/adapters/cli/run-cli.js';
+import { initTracker } from '../../src/domain/tracker/init.js';
+import { FakeCliIo } from './fake-cli-io.js';
+import { memoryTracker } from './memory-tracker.js';
+
+export interface CliRun {
+  readonly code: number | undefined;
+  readonly stdout: string;
+  readonly io: FakeCliIo;
+  /** What runCli threw (the composition root maps it to an exit code). */
+  readonly error?: unknown;
+}
+
+/**
+ * The CLI adapter over an in-memory tracker: runs `pm` argv through runCli with a fake
+ * terminal. `--actor` switches who the tracker records, as the composition root does.
+ */
+export async function cliHarness(options: { configYaml?: string } = {}) {
+  const memory = await memoryTracker(options);
+  const initRoot = '/fresh/.agents/pm';
+  async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
+    const io = new FakeCliIo(ioOptions);
+    const services = (globals: { actor?: string }): CliServices => ({
+      tracker: async () => (globals.actor ? memory.reopen(globals.actor) : memory.tracker),
+      initialize: (init) => initTracker(memory.fs, initRoot, init),
+    });
+    try {
+      const code = await runCli(argv, { io, version: '9.9.9', services });
+      return { code, stdout: io.stdout, io };
+    } catch (error) {
+      return { code: undefined, stdout: io.stdout, io, error };
+    }
+  }
+  /** Runs with --json and parses stdout. */
+  async function json<T = Record<string, unknown>>(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<T> {
+    const result = await run(['--json', ...argv], ioOptions);
+    if (result.error) throw result.error;
+    return JSON.parse(result.stdout) as T;
+  }
+  return { ...memory, run, json, initRoot };
+}
