@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import type { Container } from 'inversify';
@@ -13,6 +12,7 @@ import { trackerRootFor } from '../domain/tracker/root-locator.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import { buildContainer } from './container.js';
 import { IDS } from './service-ids.js';
+import { packageInfo } from './package-info.js';
 import { SettingsError, settingsFromEnv, type Settings } from './settings.js';
 
 /** What the `pm` process runs with; every field defaults to the real process. */
@@ -108,8 +108,6 @@ function osUser(env: NodeJS.ProcessEnv): string {
   }
 }
 
-let version: string | undefined;
 function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
+  return packageInfo().version;
 }

@@ -1,4 +1,5 @@
 import { Container } from 'inversify';
+import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
 import { nodeAdaptersModule } from './node-adapters-module.js';
 import { IDS } from './service-ids.js';
@@ -11,9 +12,9 @@ export type AdapterFamily = 'node' | 'memory';
 export async function buildContainer(settings: Settings, family: AdapterFamily = 'node'): Promise<Container> {
   const container = new Container();
   container.bind(IDS.Settings).toConstantValue(settings);
-  await container.load(family === 'node' ? nodeAdaptersModule : memoryAdaptersModule, trackerModule);
+  await container.load(family === 'node' ? nodeAdaptersModule : memoryAdaptersModule, trackerModule, mcpModule);
   return container;
 }
 
 /** The root services a composition resolves (the smoke test resolves all of them). */
-export const ROOT_SERVICES = [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.Authorizer, IDS.TrackerRoot, IDS.Tracker, IDS.TaskStore] as const;
+export const ROOT_SERVICES = [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.Authorizer, IDS.TrackerRoot, IDS.Tracker, IDS.TaskStore, IDS.McpServer, IDS.McpSubscriptions, IDS.McpMethods, IDS.McpDispatcher] as const;

@@ -8,6 +8,10 @@ import type { TaskStore } from '../ports/task-store.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Settings } from './settings.js';
 import type { ServiceIdentifier } from 'inversify';
+import type { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
+import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
+import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
+import type { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
 
 const id = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`pm.${name}`);
 
@@ -23,4 +27,8 @@ export const IDS = {
   TrackerRoot: id<string>('TrackerRoot'),
   Tracker: id<Tracker>('Tracker'),
   TaskStore: id<TaskStore>('TaskStore'),
+  McpServer: id<PmMcpServerDescriptor>('McpServer'),
+  McpSubscriptions: id<PmMcpSubscriptionRegistry>('McpSubscriptions'),
+  McpMethods: id<PmMcpMethodRegistry>('McpMethods'),
+  McpDispatcher: id<PmMcpDispatcher>('McpDispatcher'),
 } as const;

@@ -14,6 +14,10 @@ export const settingsSchema = z.object({
   durable: z.boolean().default(false),
   /** PM_LOCK_TIMEOUT_MS: how long a write waits for the tracker lock. */
   lockTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+  /** PM_MCP_PROFILE: which tools the MCP servers advertise (core | standard | full | custom). */
+  mcpProfile: z.string().min(1).default('core'),
+  /** PM_MCP_TOOLS: the tool names of the custom profile, comma-separated. */
+  mcpTools: z.string().optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -26,6 +30,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     actor: env.PM_ACTOR || fallbackUser || 'unknown',
     durable: env.PM_DURABLE === '1' || env.PM_DURABLE === 'true',
     ...(lock !== undefined ? { lockTimeoutMs: Number(lock) } : {}),
+    ...(env.PM_MCP_PROFILE ? { mcpProfile: env.PM_MCP_PROFILE } : {}),
+    ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
     ...overrides,
   });
   if (!parsed.success) {

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// pm-mcp: the MCP server over stdio. Runs the compiled sources in dist/ (built on install by
+// the prepare script); src/composition/mcp-stdio-main.ts is the entry point.
+let main;
+try {
+  ({ main } = await import('../dist/composition/mcp-stdio-main.js'));
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
+  process.stderr.write('pm-mcp: dist/ is missing or incomplete; run `npm install` or `node scripts/build.mjs` first\n');
+  process.exit(1);
+}
+await main();
