@@ -77,12 +77,18 @@ const RESULT_DEFS: Record<string, string> = {
   'prompts/list': 'ListPromptsResult',
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
 const NOTIFICATION_DEFS: Record<string, string> = {
   'notifications/progress': 'ProgressNotification',
   'notifications/message': 'LoggingMessageNotification',
   'notifications/cancelled': 'CancelledNotification',
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
 };
 
 const MODERN_ERROR_DEFS: Record<number, { def: string; whole: boolean }> = {

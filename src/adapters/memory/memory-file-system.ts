@@ -76,6 +76,14 @@ export class MemoryFileSystem implements FileSystem {
     return () => set.delete(listener);
   }
 
+  /** Test helper: live watch listeners on `dir`, or on every directory when omitted. */
+  watcherCount(dir?: string): number {
+    if (dir !== undefined) return this.watchers.get(trim(dir))?.size ?? 0;
+    let count = 0;
+    for (const set of this.watchers.values()) count += set.size;
+    return count;
+  }
+
   /** Test helper: every path held, sorted. */
   paths(): string[] {
     return [...this.files.keys()].sort();

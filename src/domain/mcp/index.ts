@@ -26,3 +26,4 @@ export * from './methods/core-methods.js';
 export * from './methods/tool-methods.js';
 export * from './methods/resource-methods.js';
 export * from './methods/prompt-methods.js';
+export * from './subscriptions/index.js';

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { assertMcpClientCapabilities } from '../capabilities.js';
+import type { PmMcpMethodRegistry } from '../method-registry.js';
+import { MCP_META } from '../protocol.js';
+import type { McpSubscriptionFilter } from './subscription-filter.js';
+import type { PmMcpSubscriptionRegistry } from './subscription-registry.js';
+
+/**
+ * `subscriptions/listen` (2026-07-28 `basic/patterns/subscriptions`, spec-notes §7; seed 004
+ * "Transport behavior"; issue 3 "Subscriptions"). Modern path only (legacy: -32601).
+ *
+ * 1. Params are parsed with zod: `{notifications: SubscriptionFilter}`. Unknown filter fields
+ *    (a future notification type) are allowed and simply not acknowledged.
+ * 2. `taskIds` without `io.modelcontextprotocol/tasks` declared on this request → -32021 with
+ *    `requiredCapabilities.extensions` naming it (SEP-2663). With it declared, taskIds are still
+ *    not acknowledged: pm offers no task notifications.
+ * 3. The first message is `notifications/subscriptions/acknowledged` echoing exactly the
+ *    accepted subset; change notifications follow on the request's own channel, tagged with
+ *    `io.modelcontextprotocol/subscriptionId` = this request's id.
+ * 4. The request stays in flight until `notifications/cancelled` for its id (stdio) or the
+ *    transport aborts it (HTTP stream closed): the subscription is freed and nothing more is
+ *    written, not even a response. On server shutdown ({@link PmMcpSubscriptionRegistry.shutdown})
+ *    it answers `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId": id}}`.
+ */
+
+/** The tasks extension id (SEP-2663). */
+const MCP_TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** Most resource URIs one listen request may name (bounds the subscription's own state). */
+export const PM_MCP_MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+
+const MAX_URI_LENGTH = 2048;
+
+/**
+ * The `definePmMcpServer` options that advertise what listen streams over the tracker honour
+ * (`resources.subscribe`, `resources.listChanged`); spread them into the server options when
+ * installing subscriptions. tools/prompts `listChanged` stay off: pm's lists are fixed per process.
+ */
+export const PM_MCP_SUBSCRIPTION_SERVER_OPTIONS = Object.freeze({ resourcesSubscribe: true, resourcesListChanged: true } as const);
+
+/** `SubscriptionFilter` (2026-07-28 schema), plus the tasks extension's `taskIds`. */
+export const mcpSubscriptionFilterSchema = z.looseObject({
+  toolsListChanged: z.boolean().optional(),
+  promptsListChanged: z.boolean().optional(),
+  resourcesListChanged: z.boolean().optional(),
+  resourceSubscriptions: z.array(z.string().max(MAX_URI_LENGTH)).max(PM_MCP_MAX_RESOURCE_SUBSCRIPTIONS).optional(),
+  taskIds: z.array(z.string()).optional(),
+});
+
+/** `SubscriptionsListenRequestParams` without `_meta` (removed before parsing). */
+export const mcpSubscriptionsListenParamsSchema = z.looseObject({
+  notifications: mcpSubscriptionFilterSchema,
+});
+
+/** Registers `subscriptions/listen` over `subscriptions` on the core's method registry. */
+export function registerMcpSubscriptionsListenMethod(methods: PmMcpMethodRegistry, subscriptions: PmMcpSubscriptionRegistry): void {
+  methods.register({
+    method: 'subscriptions/listen',
+    eras: ['modern'],
+    params: mcpSubscriptionsListenParamsSchema,
+    handle: async (params, ctx) => {
+      const id = ctx.requestId!; // a request always has one; notifications never reach a method
+      const requested = params.notifications as McpSubscriptionFilter;
+      if (requested.taskIds !== undefined) {
+        assertMcpClientCapabilities(ctx, { extensions: { [MCP_TASKS_EXTENSION_ID]: {} } }, `subscriptions/listen: taskIds need the ${MCP_TASKS_EXTENSION_ID} extension declared on the request`);
+      }
+      const body = { _meta: { [MCP_META.subscriptionId]: id } };
+      const signal = ctx.signal;
+      if (signal.aborted) return { body }; // cancelled before it began: nothing is written
+      const channel = ctx.channel;
+      const subscription = subscriptions.add(id, requested, (message) => channel.send(message));
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<void>((resolve) => {
+        onAbort = () => resolve();
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        await Promise.race([aborted, subscription.ended]);
+      } finally {
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+        subscriptions.remove(subscription);
+      }
+      // After a cancellation the dispatcher writes nothing; after a shutdown this is the graceful result.
+      return { body };
+    },
+  });
+}
