@@ -3,9 +3,14 @@
 // composition; only composition imports adapters; the SDK entry stays free of node I/O.
 import tseslint from 'typescript-eslint';
 
-const nodeIo = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'stream', 'readline', 'worker_threads'];
-const frameworks = ['inversify', 'express', 'express/*', 'jose', 'reflect-metadata', '@inversifyjs/*'];
+// Bare module names are matched exactly (a relative './http/x.js' is not the 'http' module);
+// 'node:*' and sub-paths are matched as patterns.
+const nodeIoNames = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'http', 'https', 'http2', 'net', 'crypto', 'stream', 'readline', 'worker_threads'];
+const nodeIo = ['node:*'];
+const frameworkNames = ['inversify', 'express', 'jose', 'reflect-metadata'];
+const frameworks = ['express/*', 'jose/*', '@inversifyjs/*'];
 const pattern = (group, message) => ({ group, message });
+const names = (list, message) => list.map((name) => ({ name, message }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
@@ -19,7 +24,7 @@ export default tseslint.config(
   {
     files: ['src/sdk/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: [...names(nodeIoNames, 'The SDK entry pulls in no node I/O (hosts provide ports).'), ...names(frameworkNames, 'The SDK entry pulls in no framework or container code.')], patterns: [
         pattern(nodeIo, 'The SDK entry pulls in no node I/O (hosts provide ports).'),
         pattern(frameworks, 'The SDK entry pulls in no framework or container code.'),
         pattern(['**/adapters/node/**', '**/adapters/cli/**', '**/adapters/http/**', '**/composition/**'], 'The SDK re-exports domain contracts and the pure in-memory adapters only.'),
@@ -29,7 +34,7 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: [...names(nodeIoNames, 'Domain code reaches the world only through a port (src/ports).'), ...names(frameworkNames, 'Domain code never imports container or framework code.')], patterns: [
         pattern(nodeIo, 'Domain code reaches the world only through a port (src/ports).'),
         pattern(frameworks, 'Domain code never imports container or framework code.'),
         pattern(['**/adapters/**', '**/composition/**'], 'Domain imports only domain and ports.'),
@@ -39,7 +44,7 @@ export default tseslint.config(
   {
     files: ['src/ports/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: [...names(nodeIoNames, 'Ports import nothing concrete.'), ...names(frameworkNames, 'Ports import nothing concrete.')], patterns: [
         pattern(nodeIo, 'Ports import nothing concrete.'),
         pattern(frameworks, 'Ports import nothing concrete.'),
         pattern(['**/adapters/**', '**/composition/**'], 'Ports import nothing concrete.'),
@@ -49,16 +54,16 @@ export default tseslint.config(
   {
     files: ['src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: names(['inversify'], 'Container code lives in src/composition only.'), patterns: [
         pattern(['**/composition/**'], 'Adapters never import composition.'),
-        pattern(['inversify', '@inversifyjs/*'], 'Container code lives in src/composition only.'),
+        pattern(['@inversifyjs/*'], 'Container code lives in src/composition only.'),
       ] }],
     },
   },
   {
     files: ['src/adapters/memory/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: names(nodeIoNames, 'In-memory adapters touch no node I/O.'), patterns: [
         pattern(nodeIo, 'In-memory adapters touch no node I/O.'),
         pattern(['**/composition/**', '**/adapters/node/**'], 'In-memory adapters stand alone.'),
       ] }],

@@ -27,7 +27,7 @@ export const mcpModule = new ContainerModule(({ bind }) => {
         createPmTrackerMcpServer({
           tracker,
           fs,
-          profile: s.mcpProfile,
+          ...(s.mcpProfile !== undefined ? { profile: s.mcpProfile } : {}),
           ...(s.mcpTools !== undefined ? { tools: s.mcpTools } : {}),
           defaultActor: s.actor,
           serverInfo: pmServerInfo(),

@@ -15,7 +15,7 @@ export const settingsSchema = z.object({
   /** PM_LOCK_TIMEOUT_MS: how long a write waits for the tracker lock. */
   lockTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
   /** PM_MCP_PROFILE: which tools the MCP servers advertise (core | standard | full | custom). */
-  mcpProfile: z.string().min(1).default('core'),
+  mcpProfile: z.string().min(1).optional(),
   /** PM_MCP_TOOLS: the tool names of the custom profile, comma-separated. */
   mcpTools: z.string().optional(),
 });

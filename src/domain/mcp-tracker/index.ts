@@ -1,0 +1,16 @@
+/**
+ * The tracker's MCP surface (issue 3 "Tools, resources, prompts"): SDK-backed tracker tools
+ * selected by profile, the pm:// resources, the prompts, and the server factory the
+ * composition layer builds pm-mcp from. Pure domain code over the Tracker and the FileSystem port.
+ */
+export * from './tool-arguments.js';
+export * from './consent.js';
+export * from './tool-kit.js';
+export * from './profiles.js';
+export * from './tool-catalog.js';
+export * from './item-graph.js';
+export * from './item-completion.js';
+export * from './guidance.js';
+export * from './tracker-resources.js';
+export * from './tracker-prompts.js';
+export * from './tracker-server.js';

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { JsonObject } from '../mcp/wire-types.js';
+import type { Item } from '../tracker/item.js';
+import { idSchema, integerSchema, ITEM_SCHEMA, OUTPUT, outputObject, zId, zInt } from './json-schemas.js';
+import { renderItem } from './render.js';
+import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
+
+/**
+ * `pm_get` (one whole item) and `pm_history` (its append-only mutation log) — issue 3 tool
+ * list. Both bound what they return: the latest comments and history lines, with totals, and
+ * history patches only on request.
+ */
+
+/** The item as JSON with only its latest `comments` comments. */
+export function itemData(item: Item, comments: number): JsonObject {
+  const data = JSON.parse(JSON.stringify(item)) as JsonObject & { comments: unknown[] };
+  data.comments = comments > 0 ? data.comments.slice(-comments) : [];
+  return data;
+}
+
+export function pmGetTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_get',
+    title: 'Get item',
+    description: 'One item in full: fields, description, acceptance criteria, links, claim, closure and the latest comments. Use its revision as expectedRevision when you change it.',
+    // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id (routing/logging by proxies; spec-notes §6).
+    properties: { id: { ...idSchema(), 'x-mcp-header': 'Item-Id' }, comments: integerSchema(0, 50, 'Latest comments to include (default 10).') },
+    required: ['id'],
+    shape: { id: zId, comments: zInt(0, 50).optional() },
+    output: { properties: { item: ITEM_SCHEMA, commentsTotal: OUTPUT.int }, required: ['item', 'commentsTotal'] },
+    effect: 'read',
+    idempotent: true,
+    async run(args) {
+      const item = await deps.tracker.get(args.id);
+      const shown = args.comments ?? 10;
+      return { data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown) };
+    },
+  });
+}
+
+const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: {} });
+const ENTRY_SCHEMA = outputObject(
+  {
+    seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, at: OUTPUT.str,
+    revisionBefore: OUTPUT.nullable(OUTPUT.int), revisionAfter: OUTPUT.nullable(OUTPUT.int),
+    idempotencyKey: OUTPUT.str, patch: { type: 'array', items: PATCH_OP },
+  }
+);
+
+export function pmHistoryTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_history',
+    title: 'Item history',
+    description: "An item's append-only change log, oldest first: who changed it, when, how, and each receipt. Works for deleted items too.",
+    properties: {
+      id: idSchema(),
+      limit: integerSchema(1, 100, 'Latest entries to return (default 20).'),
+      patches: { type: 'boolean', description: 'Include each change as a JSON Patch.' },
+    },
+    required: ['id'],
+    shape: { id: zId, limit: zInt(1, 100).optional(), patches: z.boolean().optional() },
+    output: { properties: { id: OUTPUT.str, entries: { type: 'array', items: ENTRY_SCHEMA }, total: OUTPUT.int }, required: ['id', 'entries', 'total'] },
+    effect: 'read',
+    idempotent: true,
+    async run(args) {
+      const all = await deps.tracker.historyOf(args.id);
+      const entries = all.slice(-(args.limit ?? 20)).map((e) => ({
+        seq: e.seq,
+        receiptId: e.receiptId,
+        op: e.op,
+        actor: e.actor,
+        at: e.at,
+        revisionBefore: e.revisionBefore,
+        revisionAfter: e.revisionAfter,
+        ...(e.idempotencyKey ? { idempotencyKey: e.idempotencyKey } : {}),
+        ...(args.patches ? { patch: JSON.parse(JSON.stringify(e.patch)) as JsonObject[] } : {}),
+      }));
+      const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}`);
+      const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
+      return { data: { id: args.id, entries, total: all.length }, text: [head, ...lines].join('\n') };
+    },
+  });
+}

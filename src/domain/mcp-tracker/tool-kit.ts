@@ -1,0 +1,147 @@
+import type { z } from 'zod';
+import type { McpRequestContext } from '../mcp/request-context.js';
+import type { AnyMcpToolDefinition, McpToolOutput } from '../mcp/tool-registry.js';
+import type { JsonObject, McpObjectSchema, McpToolAnnotations } from '../mcp/wire-types.js';
+import type { MutationOptions } from '../tracker/inputs.js';
+import type { Item } from '../tracker/item.js';
+import type { MutationResult } from '../tracker/receipt.js';
+import type { Tracker } from '../tracker/tracker.js';
+import type { PmMcpConsentResolver } from './consent.js';
+import { objectSchema, outputObject } from './json-schemas.js';
+import { mcpToolArguments } from './tool-arguments.js';
+
+/**
+ * The frame every tracker tool is built in (issue 3 "Tools, resources, prompts"): a descriptor
+ * with a bounded input schema and its zod twin side by side, an output schema, annotations,
+ * tolerant argument parsing with unknown-key warnings, and results whose `structuredContent`
+ * carries the data while the text is a short readable rendering (never a JSON dump; the legacy
+ * path's duplicated JSON text is the core's business).
+ */
+
+/** What the tools need: the tracker, who acts for a request, and how consent is obtained. */
+export interface PmTrackerToolDeps {
+  readonly tracker: Tracker;
+  /** The actor recorded for mutations made by this request (undefined: the tracker's default). */
+  actorOf(ctx: McpRequestContext): string | undefined;
+  readonly consent: PmMcpConsentResolver;
+}
+
+/** Longest actor name recorded from a principal or client identity. */
+export const MAX_ACTOR_LENGTH = 200;
+
+/**
+ * The actor of a request: the authenticated principal (HTTP bearer), else the client's
+ * declared name (`clientInfo.name`: per request on the modern path, from `initialize` on the
+ * legacy path), else the configured default.
+ */
+export function resolvePmMcpActor(ctx: Pick<McpRequestContext, 'principal' | 'clientInfo'>, fallback: string | undefined): string | undefined {
+  const raw = ctx.principal?.id?.trim() || ctx.clientInfo?.name?.trim() || fallback;
+  return raw ? raw.slice(0, MAX_ACTOR_LENGTH) : undefined;
+}
+
+/** How a tool affects the tracker; decides the annotations. */
+export type PmMcpToolEffect = 'read' | 'write' | 'destructive';
+
+/** A tool's data and its readable rendering. */
+export interface PmTrackerToolResult<O extends JsonObject = JsonObject> {
+  readonly data: O;
+  readonly text: string;
+}
+
+/** Everything one tracker tool declares. `properties` and `shape` must name the same keys. */
+export interface PmTrackerToolSpec<S extends z.ZodRawShape> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** JSON Schema 2020-12 of each argument (bounded). */
+  readonly properties: Record<string, JsonObject>;
+  readonly required?: readonly string[];
+  /** The zod twin of `properties`. */
+  readonly shape: S;
+  /** Members of `structuredContent`. */
+  readonly output: { readonly properties: Record<string, JsonObject>; readonly required: readonly string[] };
+  readonly effect: PmMcpToolEffect;
+  readonly idempotent: boolean;
+  run(args: z.output<z.ZodObject<S>>, ctx: McpRequestContext): Promise<PmTrackerToolResult>;
+}
+
+/** Problems with the call that did not stop it (unknown arguments); present only when there are some. */
+const WARNINGS_SCHEMA: JsonObject = { type: 'array', items: { type: 'string' } };
+
+/**
+ * The annotations of an effect: all four hints, openWorldHint false (pm touches only its own
+ * tracker). No annotations.title: the descriptor's own title takes precedence anyway.
+ */
+export function annotationsFor(effect: PmMcpToolEffect, idempotent: boolean): McpToolAnnotations {
+  return { readOnlyHint: effect === 'read', destructiveHint: effect === 'destructive', idempotentHint: idempotent, openWorldHint: false };
+}
+
+/** Builds the tool definition, checking once that the JSON Schema and the zod shape agree. */
+export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSpec<S>): AnyMcpToolDefinition {
+  const declared = Object.keys(spec.properties);
+  const parsed = Object.keys(spec.shape);
+  if (declared.join() !== parsed.join()) throw new RangeError(`tool ${spec.name}: JSON Schema properties (${declared.join()}) and zod shape (${parsed.join()}) differ`);
+  for (const key of spec.required ?? []) if (!declared.includes(key)) throw new RangeError(`tool ${spec.name}: required argument ${key} is not declared`);
+  if ('warnings' in spec.output.properties) throw new RangeError(`tool ${spec.name}: structuredContent.warnings is reserved for argument warnings`);
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: objectSchema(spec.properties, spec.required) as McpObjectSchema,
+    outputSchema: outputObject({ ...spec.output.properties, warnings: WARNINGS_SCHEMA }, spec.output.required) as McpObjectSchema,
+    annotations: annotationsFor(spec.effect, spec.idempotent),
+    args: mcpToolArguments(spec.shape),
+    async handler(call: { args: z.output<z.ZodObject<S>>; warnings: readonly string[] }, ctx: McpRequestContext): Promise<McpToolOutput> {
+      const result = await spec.run(call.args, ctx);
+      if (!call.warnings.length) return { structuredContent: result.data, text: result.text };
+      return {
+        structuredContent: { ...result.data, warnings: [...call.warnings] },
+        text: `${result.text}\n${call.warnings.map((w) => `Warning: ${w}`).join('\n')}`,
+      };
+    },
+  };
+}
+
+/** The mutation options of a call: the request's actor plus the optional guards. */
+export function mutationOptions(deps: PmTrackerToolDeps, ctx: McpRequestContext, guards: { expectedRevision?: number; idempotencyKey?: string }): MutationOptions {
+  const actor = deps.actorOf(ctx);
+  return {
+    ...(actor !== undefined ? { actor } : {}),
+    ...(guards.expectedRevision !== undefined ? { expectedRevision: guards.expectedRevision } : {}),
+    ...(guards.idempotencyKey !== undefined ? { idempotencyKey: guards.idempotencyKey } : {}),
+  };
+}
+
+/** The item as a mutation left it, without body and comments. */
+export function briefOf(item: Item): JsonObject {
+  return {
+    id: item.id,
+    title: item.title,
+    type: item.type,
+    status: item.status,
+    priority: item.priority,
+    revision: item.revision,
+    updated: item.updated,
+    ...(item.parent ? { parent: item.parent } : {}),
+    ...(item.assignee ? { assignee: item.assignee } : {}),
+    ...(item.claim ? { claim: { ...item.claim } } : {}),
+    ...(item.closure ? { closure: { ...item.closure } } : {}),
+  };
+}
+
+/** The structured result of a mutation: brief item, receipt, changed, replayed. */
+export function mutationData(result: MutationResult<Item | null>): JsonObject {
+  return { item: result.item ? briefOf(result.item) : null, receipt: { ...result.receipt }, changed: result.changed, replayed: result.replayed };
+}
+
+/**
+ * One readable line for a mutation: `done` says what happened ("Claimed pm-a1b2 for alice"),
+ * followed by the item's state, revision and receipt; replays and no-ops say so.
+ */
+export function mutationText(done: string, result: MutationResult<Item | null>): string {
+  const { item, receipt } = result;
+  const state = item ? `${item.id} "${item.title}" is ${item.status}, P${item.priority}, revision ${item.revision}` : `${receipt.itemId} no longer exists`;
+  if (result.replayed) return `Replay of idempotency key '${receipt.idempotencyKey ?? ''}': nothing written. ${state}. First receipt ${receipt.receiptId}.`;
+  if (!result.changed) return `No change: ${receipt.itemId} already matched the request. ${state}.`;
+  return `${done}. ${state}. Receipt ${receipt.receiptId}.`;
+}

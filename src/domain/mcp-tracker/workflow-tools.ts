@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import {
+  enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, MAX_TEXT, MUTATION_PROPERTIES, MUTATION_REQUIRED, stringSchema,
+  zId, zInt, zText,
+} from './json-schemas.js';
+import { explainMcpConsent } from './consent.js';
+import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
+
+/**
+ * The work-cycle tools of issue 3: `pm_claim`, `pm_release`, `pm_close`, `pm_reopen`,
+ * `pm_comment`. Each takes expectedRevision and idempotencyKey and returns the receipt.
+ * Canceling an item somebody else holds a live claim on needs consent, obtained through the
+ * same resolver as pm_delete (`confirm: true` on this issue).
+ */
+
+const MAX_EVIDENCE = 2000;
+const FORCE = { type: 'boolean' } as const;
+const mutation = { properties: MUTATION_PROPERTIES, required: MUTATION_REQUIRED };
+
+export function pmClaimTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_claim',
+    title: 'Claim item',
+    description: 'Claims an item for you with a time-limited lease before you work on it (open or draft becomes in_progress). Claiming again renews your lease. Refused while someone else holds a live claim unless force is true.',
+    properties: {
+      id: idSchema(),
+      leaseMinutes: integerSchema(1, 10080, `Lease length; default ${deps.tracker.config.claimLeaseMinutes}.`),
+      force: { ...FORCE, description: "Take over someone else's live claim." },
+      ...GUARD_PROPERTIES,
+    },
+    required: ['id'],
+    shape: { id: zId, leaseMinutes: zInt(1, 10080).optional(), force: z.boolean().optional(), ...guardShape },
+    output: mutation,
+    effect: 'write',
+    idempotent: false,
+    async run({ id, leaseMinutes, force, ...guards }, ctx) {
+      const result = await deps.tracker.claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, mutationOptions(deps, ctx, guards));
+      const claim = result.item.claim;
+      return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result) };
+    },
+  });
+}
+
+export function pmReleaseTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_release',
+    title: 'Release claim',
+    description: 'Gives up your claim on an item without closing it (in_progress goes back to open). force releases a claim held by someone else.',
+    properties: { id: idSchema(), force: { ...FORCE, description: "Release someone else's claim." }, ...GUARD_PROPERTIES },
+    required: ['id'],
+    shape: { id: zId, force: z.boolean().optional(), ...guardShape },
+    output: mutation,
+    effect: 'write',
+    idempotent: true,
+    async run({ id, force, ...guards }, ctx) {
+      const result = await deps.tracker.release(id, force !== undefined ? { force } : {}, mutationOptions(deps, ctx, guards));
+      return { data: mutationData(result), text: mutationText(`Released ${id}`, result) };
+    },
+  });
+}
+
+export function pmCloseTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_close',
+    title: 'Close item',
+    description: 'Closes an item with evidence that the work is done (a commit, a passing test, a link), or cancels it with as: "canceled". Releases the claim. Canceling an item someone else has claimed needs confirm: true.',
+    properties: {
+      id: idSchema(),
+      evidence: stringSchema(MAX_EVIDENCE, 'What shows the work is done, or why it is canceled.'),
+      as: enumSchema(['closed', 'canceled'], 'Default closed.'),
+      confirm: { type: 'boolean', description: "Consent to cancel someone else's claimed item." },
+      ...GUARD_PROPERTIES,
+    },
+    required: ['id', 'evidence'],
+    shape: { id: zId, evidence: zText(MAX_EVIDENCE), as: z.enum(['closed', 'canceled']).optional(), confirm: z.boolean().optional(), ...guardShape },
+    output: mutation,
+    effect: 'write',
+    idempotent: true,
+    async run({ id, evidence, as, confirm, ...guards }, ctx) {
+      const consent = deps.consent({ tool: 'pm_close', confirm, ctx });
+      try {
+        const result = await deps.tracker.close(id, { evidence, ...(as ? { as } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result) };
+      } catch (error) {
+        throw explainMcpConsent(error, 'pm_close');
+      }
+    },
+  });
+}
+
+export function pmReopenTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_reopen',
+    title: 'Reopen item',
+    description: 'Reopens a closed or canceled item (status open, closure removed); the reason is kept as a comment.',
+    properties: { id: idSchema(), reason: stringSchema(MAX_EVIDENCE), ...GUARD_PROPERTIES },
+    required: ['id'],
+    shape: { id: zId, reason: zText(MAX_EVIDENCE).optional(), ...guardShape },
+    output: mutation,
+    effect: 'write',
+    idempotent: true,
+    async run({ id, reason, ...guards }, ctx) {
+      const result = await deps.tracker.reopen(id, reason, mutationOptions(deps, ctx, guards));
+      return { data: mutationData(result), text: mutationText(`Reopened ${id}`, result) };
+    },
+  });
+}
+
+export function pmCommentTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_comment',
+    title: 'Comment on item',
+    description: 'Adds a comment to an item: progress notes, findings, decisions, hand-off context.',
+    properties: { id: idSchema(), text: stringSchema(MAX_TEXT), ...GUARD_PROPERTIES },
+    required: ['id', 'text'],
+    shape: { id: zId, text: zText(MAX_TEXT), ...guardShape },
+    output: mutation,
+    effect: 'write',
+    idempotent: false,
+    async run({ id, text, ...guards }, ctx) {
+      const result = await deps.tracker.comment(id, text, mutationOptions(deps, ctx, guards));
+      return { data: mutationData(result), text: mutationText(`Commented on ${id}`, result) };
+    },
+  });
+}

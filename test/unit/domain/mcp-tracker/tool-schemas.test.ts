@@ -1,0 +1,163 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { z } from 'zod';
+import {
+  defineTrackerTool,
+  editDistance,
+  MAX_ARGUMENT_WARNINGS,
+  mcpToolArguments,
+  nearestDeclaredKey,
+  PM_MCP_TOOL_NAMES,
+  unknownArgumentWarning,
+  unknownArgumentWarnings,
+} from '../../../../src/domain/mcp-tracker/index.js';
+import type { JsonObject } from '../../../../src/domain/mcp/index.js';
+import { checkJsonSchema2020 } from '../../../support/mcp-schema.js';
+import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
+
+/**
+ * Tool descriptors (issue 3: "a bounded JSON Schema 2020-12 inputSchema validated before
+ * advertisement, an outputSchema, annotations … arguments parsed with zod (unknown keys get a
+ * warning naming the nearest declared key)").
+ */
+
+const text = TrackerMcpHarness.text;
+
+/** Every place a schema leaves a value unbounded (strings without maxLength/enum, arrays without maxItems, numbers without range). */
+function unbounded(schema: unknown, path = '#'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  const out: string[] = [];
+  const types = ([] as unknown[]).concat(s.type ?? []);
+  if (types.includes('string') && s.enum === undefined && s.maxLength === undefined) out.push(`${path}: string without maxLength`);
+  if (types.includes('array') && s.maxItems === undefined) out.push(`${path}: array without maxItems`);
+  if ((types.includes('integer') || types.includes('number')) && (s.minimum === undefined || s.maximum === undefined)) out.push(`${path}: number without minimum/maximum`);
+  if (types.includes('object') && path !== '#' && s.additionalProperties === undefined) out.push(`${path}: object without additionalProperties`);
+  for (const [key, value] of Object.entries((s.properties as Record<string, unknown>) ?? {})) out.push(...unbounded(value, `${path}/${key}`));
+  if (s.items) out.push(...unbounded(s.items, `${path}/items`));
+  return out;
+}
+
+describe('advertised tools', () => {
+  let h: TrackerMcpHarness;
+  beforeAll(async () => {
+    h = await TrackerMcpHarness.create({
+      configYaml: 'idPrefix: pm\ncustomFields:\n  effort:\n    type: number\n    min: 0\n    max: 100\n  area:\n    type: enum\n    values: [cli, mcp]\n  note:\n    type: string\n    maxLength: 80\n  urgent:\n    type: boolean\n',
+    });
+  });
+
+  test('every tool of the full profile is listed in catalogue order', async () => {
+    const listed = await h.modern('tools/list');
+    expect((listed.result!.tools as { name: string }[]).map((t) => t.name)).toEqual([...PM_MCP_TOOL_NAMES]);
+    expect(h.problems).toEqual([]);
+  });
+
+  test.each(PM_MCP_TOOL_NAMES)('%s: bounded 2020-12 input, 2020-12 output, annotations', (name) => {
+    const tool = h.server.tools!.descriptors.find((t) => t.name === name)!;
+    expect(checkJsonSchema2020(tool.inputSchema)).toEqual([]);
+    expect(checkJsonSchema2020(tool.outputSchema)).toEqual([]);
+    expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(tool.outputSchema).toMatchObject({ type: 'object', properties: { warnings: { type: 'array' } } });
+    expect(unbounded(tool.inputSchema)).toEqual([]);
+    expect(tool.title).toEqual(expect.any(String));
+    expect(tool.description!.length).toBeLessThanOrEqual(300);
+    expect(tool.annotations).toEqual({
+      readOnlyHint: expect.any(Boolean),
+      destructiveHint: name === 'pm_delete',
+      idempotentHint: expect.any(Boolean),
+      openWorldHint: false,
+    });
+    const readOnly = ['pm_context', 'pm_next', 'pm_list', 'pm_get', 'pm_search', 'pm_graph', 'pm_history', 'pm_validate'].includes(name);
+    expect(tool.annotations!.readOnlyHint).toBe(readOnly);
+  });
+
+  test('output schemas are real contracts: a wrong shape is rejected', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const get = ajv.compile(h.server.tools!.get('pm_get')!.outputSchema!);
+    expect(get({ item: { id: 'pm-abc', priority: 'high' }, commentsTotal: 0 })).toBe(false);
+    expect(get({ commentsTotal: 0 })).toBe(false);
+    const claim = ajv.compile(h.server.tools!.get('pm_claim')!.outputSchema!);
+    expect(claim({ item: null, receipt: { receiptId: 'r', revisionAfter: 'x' }, changed: true, replayed: false })).toBe(false);
+    expect(claim({ item: null, receipt: { receiptId: 'r', revisionAfter: null }, changed: true, replayed: false, warnings: ['w'] })).toBe(true);
+  });
+
+  test('mutating tools take expectedRevision and idempotencyKey (create: the key only)', () => {
+    for (const name of ['pm_update', 'pm_claim', 'pm_release', 'pm_close', 'pm_reopen', 'pm_comment', 'pm_deps', 'pm_delete']) {
+      const properties = h.server.tools!.get(name)!.inputSchema.properties as Record<string, unknown>;
+      expect(properties).toHaveProperty('expectedRevision');
+      expect(properties).toHaveProperty('idempotencyKey');
+    }
+    const create = h.server.tools!.get('pm_create')!.inputSchema.properties as Record<string, unknown>;
+    expect(create).toHaveProperty('idempotencyKey');
+    expect(create).not.toHaveProperty('expectedRevision');
+  });
+
+  test('schemas follow config.yaml: type/status enums and declared custom fields', async () => {
+    const create = h.server.tools!.get('pm_create')!.inputSchema.properties as Record<string, JsonObject>;
+    expect(create.type).toMatchObject({ enum: ['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision'] });
+    expect(create.status).toMatchObject({ enum: ['draft', 'open', 'in_progress', 'blocked'] });
+    expect(create.custom).toEqual({
+      type: 'object',
+      properties: { effort: { type: 'number', minimum: 0, maximum: 100 }, area: { type: 'string', enum: ['cli', 'mcp'] }, note: { type: 'string', maxLength: 80 }, urgent: { type: 'boolean' } },
+      additionalProperties: false,
+      description: 'Custom fields.',
+    });
+    const update = h.server.tools!.get('pm_update')!.inputSchema.properties as Record<string, JsonObject>;
+    expect((update.custom!.properties as Record<string, JsonObject>).area).toEqual({ type: ['string', 'null'], enum: ['cli', 'mcp', null] });
+    const created = await h.call('pm_create', { title: 'With fields', custom: { effort: 5, area: 'mcp' } });
+    const id = (created.structuredContent!.item as { id: string }).id;
+    expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, area: 'mcp' });
+    await h.call('pm_update', { id, custom: { area: null, urgent: true } });
+    expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, urgent: true });
+    const bad = await h.call('pm_create', { title: 'Bad', custom: { area: 'web' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/Invalid arguments for pm_create: custom\.area/);
+    expect(h.problems).toEqual([]);
+  });
+
+  test('a tracker without custom fields advertises no custom argument', async () => {
+    const plain = await TrackerMcpHarness.create();
+    expect(plain.server.tools!.get('pm_create')!.inputSchema.properties).not.toHaveProperty('custom');
+  });
+});
+
+describe('unknown arguments', () => {
+  test('nearest declared key: typos, case and separators', () => {
+    expect(editDistance('stauts', 'status')).toBe(1);
+    expect(nearestDeclaredKey('stauts', ['id', 'status', 'title'])).toBe('status');
+    expect(nearestDeclaredKey('expected_revision', ['id', 'expectedRevision'])).toBe('expectedRevision');
+    expect(nearestDeclaredKey('Title', ['id', 'title'])).toBe('title');
+    expect(nearestDeclaredKey('banana', ['id', 'status'])).toBeUndefined();
+    expect(unknownArgumentWarning('stauts', ['status'])).toBe("unknown argument 'stauts' ignored; did you mean 'status'?");
+    expect(unknownArgumentWarning('banana', ['id', 'status'])).toBe("unknown argument 'banana' ignored; declared arguments: id, status");
+    expect(unknownArgumentWarning('x', [])).toBe("unknown argument 'x' ignored; declared arguments: (none)");
+    const many = unknownArgumentWarnings(Array.from({ length: 9 }, (_, i) => `k${i}`), ['id']);
+    expect(many).toHaveLength(MAX_ARGUMENT_WARNINGS + 1);
+    expect(many.at(-1)).toBe('4 more unknown arguments ignored');
+    expect(unknownArgumentWarning('y'.repeat(100), ['id'])).toContain(`'${'y'.repeat(64)}…'`);
+  });
+
+  test('the parser keeps declared arguments, drops the rest and reports them', () => {
+    const parser = mcpToolArguments({ id: z.string(), status: z.string().optional() });
+    expect(parser.parse({ id: 'a', stauts: 'open' })).toEqual({ args: { id: 'a' }, warnings: ["unknown argument 'stauts' ignored; did you mean 'status'?"] });
+    expect(parser.parse({ id: 'a', status: 'open' })).toEqual({ args: { id: 'a', status: 'open' }, warnings: [] });
+    expect(parser.safeParse({ status: 'open' }).success).toBe(false);
+  });
+
+  test.each(['modern', '2025-11-25'] as const)('%s: the call runs and the result carries the warning', async (era) => {
+    const h = await TrackerMcpHarness.create();
+    await h.seed();
+    const result: ToolResult = await h.call('pm_list', { stauts: ['open'], limit: 1 }, era);
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toMatchObject({ total: 4, warnings: ["unknown argument 'stauts' ignored; did you mean 'status'?"] });
+    if (era === 'modern') expect(text(result)).toMatch(/\nWarning: unknown argument 'stauts' ignored; did you mean 'status'\?$/);
+    else expect(JSON.parse(text(result))).toEqual(result.structuredContent);
+    expect(h.problems).toEqual([]);
+  });
+
+  test('a tool whose JSON Schema and zod shape disagree is refused when defined', () => {
+    const spec = { name: 'x', title: 'X', description: 'x', output: { properties: {}, required: [] }, effect: 'read' as const, idempotent: true, run: async () => ({ data: {}, text: '' }) };
+    expect(() => defineTrackerTool({ ...spec, properties: { a: { type: 'string', maxLength: 1 } }, shape: { b: z.string() } })).toThrow(/JSON Schema properties \(a\) and zod shape \(b\) differ/);
+    expect(() => defineTrackerTool({ ...spec, properties: {}, shape: {}, required: ['a'] })).toThrow(/required argument a is not declared/);
+    expect(() => defineTrackerTool({ ...spec, properties: {}, shape: {}, output: { properties: { warnings: {} }, required: [] } })).toThrow(/reserved/);
+  });
+});

@@ -1,0 +1,190 @@
+import { resolvePmMcpActor } from '../../../../src/domain/mcp-tracker/index.js';
+import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
+
+/**
+ * The mutating tracker tools over the real dispatcher (issue 3): receipts in structuredContent,
+ * expectedRevision and idempotencyKey, the actor taken from the request, consent for the
+ * destructive tool, and one failure each as an isError result.
+ */
+
+const text = TrackerMcpHarness.text;
+let h: TrackerMcpHarness;
+let ids: Awaited<ReturnType<TrackerMcpHarness['seed']>>;
+
+beforeEach(async () => {
+  h = await TrackerMcpHarness.create();
+  ids = await h.seed();
+});
+afterEach(() => {
+  expect(h.problems).toEqual([]);
+  expect(h.internalErrors).toEqual([]);
+});
+
+function expectToolError(result: ToolResult, message: RegExp): void {
+  expect(result.isError).toBe(true);
+  expect(text(result)).toMatch(message);
+}
+
+const data = (r: ToolResult) => r.structuredContent as { item: { id: string; revision: number; status: string; claim?: { holder: string } }; receipt: { receiptId: string; op: string; actor: string; revisionAfter: number | null }; changed: boolean; replayed: boolean };
+
+describe('pm_create', () => {
+  test('creates an item, returns brief item and receipt, records the client as actor', async () => {
+    const result = await h.call('pm_create', { title: 'New tool', priority: 1, tags: ['mcp'], parent: ids.epic, acceptance: ['works'] });
+    expect(result.structuredContent).toMatchObject({ item: { title: 'New tool', status: 'open', priority: 1, revision: 1, parent: ids.epic }, receipt: { op: 'create', actor: 'test-client', revisionBefore: null, revisionAfter: 1 }, changed: true, replayed: false });
+    const id = data(result).item.id;
+    expect(text(result)).toBe(`Created ${id}. ${id} "New tool" is open, P1, revision 1. Receipt ${data(result).receipt.receiptId}.`);
+    expect((await h.tracker.get(id)).acceptance).toEqual([{ text: 'works', done: false }]);
+  });
+  test('an idempotency key makes a retry return the first receipt and create nothing', async () => {
+    const first = await h.call('pm_create', { title: 'Once', idempotencyKey: 'create-once' });
+    const again = await h.call('pm_create', { title: 'Once', idempotencyKey: 'create-once' });
+    expect(data(again)).toMatchObject({ replayed: true, changed: false, receipt: { receiptId: data(first).receipt.receiptId }, item: { id: data(first).item.id } });
+    expect(text(again)).toMatch(/^Replay of idempotency key 'create-once': nothing written\./);
+    expect((await h.tracker.list({ text: 'once' })).total).toBe(1);
+  });
+  test('a parent that does not exist is an isError result and nothing is written', async () => {
+    expectToolError(await h.call('pm_create', { title: 'Orphan', parent: 'pm-nothere' }), /no item pm-nothere \(not_found\)/);
+    expect((await h.tracker.list({ text: 'orphan' })).total).toBe(0);
+  });
+});
+
+describe('pm_update', () => {
+  test('changes only the given fields and returns the receipt', async () => {
+    const result = await h.call('pm_update', { id: ids.a, checkAcceptance: [1], addTags: ['tools'], priority: 0, expectedRevision: 1 });
+    expect(data(result)).toMatchObject({ item: { id: ids.a, revision: 2, priority: 0 }, receipt: { op: 'update', revisionAfter: 2 }, changed: true });
+    const item = await h.tracker.get(ids.a);
+    expect(item.tags).toEqual(['mcp', 'tools']);
+    expect(item.acceptance[0]).toEqual({ text: 'schemas are bounded', done: true });
+    const cleared = await h.call('pm_update', { id: ids.b, parent: null });
+    expect(data(cleared).item).not.toHaveProperty('parent');
+  });
+  test('a stale expectedRevision is refused as an isError result', async () => {
+    await h.tracker.comment(ids.a, 'someone else was faster');
+    expectToolError(await h.call('pm_update', { id: ids.a, title: 'Mine', expectedRevision: 1 }), /is at revision 2, not 1: it changed since you read it; re-read and retry \(stale_revision\)/);
+    expect((await h.tracker.get(ids.a)).title).toBe('Write the tools');
+  });
+  test('closing through update is refused by the schema twin; an empty update by the tracker', async () => {
+    expectToolError(await h.call('pm_update', { id: ids.a, status: 'closed' }), /Invalid arguments for pm_update: status/);
+    expectToolError(await h.call('pm_update', { id: ids.a }), /nothing to update/);
+  });
+});
+
+describe('pm_claim and pm_release', () => {
+  test('the principal is the actor when the transport authenticated one', async () => {
+    const facts = { kind: 'memory' as const, principal: { id: 'carol', scopes: ['pm:write'] } };
+    const response = await h.modern('tools/call', { name: 'pm_claim', arguments: { id: ids.a, leaseMinutes: 30 } }, {}, facts);
+    const result = response.result as unknown as ToolResult;
+    expect(data(result)).toMatchObject({ item: { status: 'in_progress', claim: { holder: 'carol' } }, receipt: { op: 'claim', actor: 'carol' } });
+    expect(text(result)).toMatch(new RegExp(`^Claimed ${ids.a} for carol until 2026-03-01T10:3`));
+  });
+  test("someone else's live claim is refused as an isError result", async () => {
+    await h.tracker.claim(ids.a, {}, { actor: 'bob' });
+    expectToolError(await h.call('pm_claim', { id: ids.a }), /is claimed by bob until .* \(claimed\)/);
+    expect(data(await h.call('pm_claim', { id: ids.a, force: true })).item.claim!.holder).toBe('test-client');
+  });
+  test('release gives the claim back; releasing an unclaimed item is an isError result', async () => {
+    await h.call('pm_claim', { id: ids.a });
+    const released = await h.call('pm_release', { id: ids.a });
+    expect(data(released)).toMatchObject({ item: { status: 'open' }, receipt: { op: 'release' } });
+    expect(data(released).item).not.toHaveProperty('claim');
+    expectToolError(await h.call('pm_release', { id: ids.a }), /is not claimed \(not_claimed\)/);
+  });
+});
+
+describe('pm_close and pm_reopen', () => {
+  test('close records the evidence; reopen brings it back with the reason as a comment', async () => {
+    const closed = await h.call('pm_close', { id: ids.a, evidence: 'commit abc123, tests green' });
+    expect(data(closed)).toMatchObject({ item: { status: 'closed', closure: { evidence: 'commit abc123, tests green', by: 'test-client' } }, receipt: { op: 'close' } });
+    const reopened = await h.call('pm_reopen', { id: ids.a, reason: 'regression found' });
+    expect(data(reopened)).toMatchObject({ item: { status: 'open' }, receipt: { op: 'reopen' } });
+    expect((await h.tracker.get(ids.a)).comments.at(-1)).toMatchObject({ author: 'test-client', text: 'Reopened: regression found' });
+  });
+  test('closing without evidence and closing twice are isError results', async () => {
+    expectToolError(await h.call('pm_close', { id: ids.a }), /Invalid arguments for pm_close: evidence/);
+    expectToolError(await h.call('pm_close', { id: ids.d, evidence: 'again' }), /is already closed \(already_closed\)/);
+    expectToolError(await h.call('pm_reopen', { id: ids.a }), /is open, not closed or canceled \(not_closed\)/);
+  });
+  test("canceling someone else's claimed item needs confirm: true", async () => {
+    await h.tracker.claim(ids.a, {}, { actor: 'bob' });
+    const refused = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled' });
+    expectToolError(refused, /Cancel pm-\w+ "Write the tools", which bob has claimed .* Nothing was changed\. To proceed, call pm_close again with the same arguments plus confirm: true\. \(consent_required\)/);
+    expect((await h.tracker.get(ids.a)).status).toBe('in_progress');
+    const canceled = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled', confirm: true });
+    expect(data(canceled).item.status).toBe('canceled');
+    expect(text(canceled)).toMatch(/^Canceled pm-\w+\./);
+  });
+});
+
+describe('pm_comment', () => {
+  test('adds a comment as the request actor', async () => {
+    const result = await h.call('pm_comment', { id: ids.a, text: 'halfway there', idempotencyKey: 'c1' });
+    expect(data(result)).toMatchObject({ receipt: { op: 'comment', actor: 'test-client' }, item: { revision: 2 } });
+    expect((await h.tracker.get(ids.a)).comments).toMatchObject([{ author: 'test-client', text: 'halfway there' }]);
+    expect(data(await h.call('pm_comment', { id: ids.a, text: 'halfway there', idempotencyKey: 'c1' })).replayed).toBe(true);
+    expect((await h.tracker.get(ids.a)).comments).toHaveLength(1);
+  });
+  test('blank text is an isError result', async () => {
+    expectToolError(await h.call('pm_comment', { id: ids.a, text: '   ' }), /comment text must not be empty/);
+  });
+});
+
+describe('pm_deps add and remove', () => {
+  test('adds and removes a link, returning the receipt and the new view', async () => {
+    const added = await h.call('pm_deps', { action: 'add', id: ids.c, kind: 'blockedBy', target: ids.b });
+    expect(added.structuredContent).toMatchObject({ action: 'add', view: { id: ids.c, blockedBy: [{ id: ids.b }], openBlockers: 1 }, receipt: { op: 'deps', itemId: ids.c }, changed: true });
+    expect(text(added)).toMatch(new RegExp(`^Linked ${ids.c} blocked by ${ids.b}\\.`));
+    const blocks = await h.call('pm_deps', { action: 'add', id: ids.c, kind: 'blocks', target: ids.epic });
+    expect(blocks.structuredContent).toMatchObject({ receipt: { itemId: ids.epic }, view: { blocks: [{ id: ids.epic }] } });
+    const removed = await h.call('pm_deps', { action: 'remove', id: ids.c, kind: 'blockedBy', target: ids.b });
+    expect(removed.structuredContent).toMatchObject({ action: 'remove', view: { blockedBy: [] } });
+  });
+  test('a cycle is refused; add without kind is refused', async () => {
+    expectToolError(await h.call('pm_deps', { action: 'add', id: ids.a, kind: 'blockedBy', target: ids.b }), /would close a cycle.*\(dependency_cycle\)/);
+    expectToolError(await h.call('pm_deps', { action: 'add', id: ids.a, target: ids.b }), /pm_deps add needs kind \(blockedBy, blocks, related\) and target/);
+  });
+});
+
+describe('pm_delete', () => {
+  test('without confirm nothing is deleted and the result says how to confirm', async () => {
+    const refused = await h.call('pm_delete', { id: ids.d });
+    expectToolError(refused, /^Delete pm-\w+ "Old spike"\? The file is removed; its history is kept\. Nothing was changed\. To proceed, call pm_delete again with the same arguments plus confirm: true\. \(consent_required\)/);
+    expect((await h.tracker.get(ids.d)).title).toBe('Old spike');
+    expectToolError(await h.call('pm_delete', { id: ids.d, confirm: false }), /confirm: true/);
+  });
+  test('with confirm: true the item is deleted and the receipt returned', async () => {
+    const deleted = await h.call('pm_delete', { id: ids.d, confirm: true, expectedRevision: 2 });
+    expect(deleted.structuredContent).toMatchObject({ deleted: ids.d, receipt: { op: 'delete', revisionBefore: 2, revisionAfter: null }, changed: true, replayed: false });
+    expect(text(deleted)).toMatch(/^Deleted pm-\w+; its history is kept\. Receipt rcpt-/);
+    expectToolError(await h.call('pm_get', { id: ids.d }), /no item/);
+  });
+  test('an item others link to is refused even with confirm', async () => {
+    expectToolError(await h.call('pm_delete', { id: ids.a, confirm: true }), /is still referenced by .*\(referenced\)/);
+  });
+});
+
+describe('actor', () => {
+  test('principal, then clientInfo.name, then the configured default', () => {
+    expect(resolvePmMcpActor({ principal: { id: 'carol', scopes: [] }, clientInfo: { name: 'claude', version: '1' } }, 'pm')).toBe('carol');
+    expect(resolvePmMcpActor({ principal: undefined, clientInfo: { name: 'claude', version: '1' } }, 'pm')).toBe('claude');
+    expect(resolvePmMcpActor({ principal: undefined, clientInfo: undefined }, 'pm')).toBe('pm');
+    expect(resolvePmMcpActor({ principal: undefined, clientInfo: undefined }, undefined)).toBeUndefined();
+    expect(resolvePmMcpActor({ principal: { id: 'x'.repeat(300), scopes: [] }, clientInfo: undefined }, undefined)).toHaveLength(200);
+  });
+  test('legacy: the tracker default before initialize, the initialize clientInfo after; a configured default wins over the tracker', async () => {
+    const before = await h.call('pm_comment', { id: ids.a, text: 'one' }, '2025-11-25');
+    expect(data(before).receipt.actor).toBe('alice');
+    await h.initialize('2025-06-18', 'old-host');
+    const after = await h.call('pm_comment', { id: ids.a, text: 'two' }, '2025-06-18');
+    expect(data(after).receipt.actor).toBe('old-host');
+    expect(JSON.parse(text(after))).toEqual(after.structuredContent);
+    const configured = await TrackerMcpHarness.create({ defaultActor: 'pm-mcp' });
+    const seeded = await configured.seed();
+    expect(data(await configured.call('pm_comment', { id: seeded.a, text: 'three' }, '2025-11-25')).receipt.actor).toBe('pm-mcp');
+    expect(configured.problems).toEqual([]);
+  });
+  test('pm_next skips items assigned to somebody else than the request actor', async () => {
+    await h.tracker.update(ids.a, { assignee: 'bob' });
+    expect((await h.call('pm_next')).structuredContent).toMatchObject({ item: { id: ids.c } });
+    expect((await h.call('pm_next', {}, 'modern', { 'io.modelcontextprotocol/clientInfo': { name: 'bob', version: '1' } })).structuredContent).toMatchObject({ item: { id: ids.a } });
+  });
+});
