@@ -7,6 +7,7 @@ import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Settings } from './settings.js';
+import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
 import type { ServiceIdentifier } from 'inversify';
 import type { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
 import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
@@ -31,4 +32,8 @@ export const IDS = {
   McpSubscriptions: id<PmMcpSubscriptionRegistry>('McpSubscriptions'),
   McpMethods: id<PmMcpMethodRegistry>('McpMethods'),
   McpDispatcher: id<PmMcpDispatcher>('McpDispatcher'),
+  /** pm-mcp-http authorization: parsed PM_MCP_AUTH* settings, the bound endpoint, the resolution. */
+  HttpAuthSettings: id<AuthSettings>('HttpAuthSettings'),
+  McpHttpEndpoint: id<McpHttpEndpoint>('McpHttpEndpoint'),
+  HttpAuth: id<ResolvedHttpAuth>('HttpAuth'),
 } as const;

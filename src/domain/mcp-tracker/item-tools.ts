@@ -11,11 +11,12 @@ import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
  * history patches only on request.
  */
 
-/** The item as JSON with only its latest `comments` comments. */
+/**
+ * The item as JSON with only its latest `comments` comments. A shallow copy: the item is plain
+ * JSON data, deep-frozen by the tracker, so its fields are shared rather than cloned.
+ */
 export function itemData(item: Item, comments: number): JsonObject {
-  const data = JSON.parse(JSON.stringify(item)) as JsonObject & { comments: unknown[] };
-  data.comments = comments > 0 ? data.comments.slice(-comments) : [];
-  return data;
+  return { ...(item as unknown as JsonObject), comments: comments > 0 ? item.comments.slice(-comments) : [] };
 }
 
 export function pmGetTool(deps: PmTrackerToolDeps) {

@@ -27,3 +27,5 @@ export * from './methods/tool-methods.js';
 export * from './methods/resource-methods.js';
 export * from './methods/prompt-methods.js';
 export * from './subscriptions/index.js';
+export * from './http/index.js';
+export * from './auth/index.js';

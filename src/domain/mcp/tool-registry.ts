@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { deepFreeze } from '../util/canonical-json.js';
+import { assertMcpHeaderAnnotations } from './http/header-annotations.js';
 import type { McpRequestContext } from './request-context.js';
 import type { JsonObject, McpContentBlock, McpObjectSchema, McpToolAnnotations, McpToolDescriptor } from './wire-types.js';
 
@@ -107,6 +108,7 @@ export class PmMcpToolRegistry {
       if (byName.has(tool.name)) throw new RangeError(`tool ${tool.name} is defined twice`);
       if (!tool.description.trim()) throw new RangeError(`tool ${tool.name} needs a description`);
       assertMcpObjectSchema(tool.inputSchema, `tool ${tool.name} inputSchema`);
+      assertMcpHeaderAnnotations(tool.inputSchema, tool.name); // x-mcp-header rules (Streamable HTTP; spec-notes §6)
       if (tool.outputSchema !== undefined) assertMcpObjectSchema(tool.outputSchema, `tool ${tool.name} outputSchema`);
       byName.set(tool.name, tool);
     }

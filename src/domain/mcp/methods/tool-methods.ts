@@ -36,8 +36,7 @@ export type McpCallToolParams = z.infer<typeof mcpCallToolParamsSchema>;
  * `structuredContent`, as initialize-era clients expect (seed 004 "Decision").
  */
 export function buildMcpToolResultBody(output: McpToolOutput, era: McpEra): JsonObject {
-  const json = JSON.stringify(output.structuredContent);
-  const text = era === 'legacy' ? json : (output.text ?? json);
+  const text = era === 'legacy' || output.text === undefined ? JSON.stringify(output.structuredContent) : output.text;
   const content: McpContentBlock[] = [{ type: 'text', text }, ...(output.content ?? [])];
   return {
     content,

@@ -104,6 +104,13 @@ class ItemsWatch {
   private readonly pending = new Set<string>();
   /** Ids whose events arrived before the first scan finished: created and changed cannot be told apart. */
   private forced = new Set<string>();
+  /**
+   * Ids whose signature comes from the first scan and that have had no event since. A write can
+   * land while the scan runs (so the scan already records the new signature) with its watch
+   * event delivered only after the scan finished; the first event for such an id is therefore
+   * reported as a change even when the signature matches (at worst one extra notification).
+   */
+  private readonly unconfirmed = new Set<string>();
   private rescan = false;
   private busy = true; // until the first scan is done
   private stopped = false;
@@ -149,7 +156,9 @@ class ItemsWatch {
     try {
       for (const entry of await this.fs.scan(this.dir)) {
         const id = pmItemIdOfFileName(entry.name);
-        if (id !== undefined) this.known.set(id, signatureKey(entry.signature));
+        if (id === undefined) continue;
+        this.known.set(id, signatureKey(entry.signature));
+        this.unconfirmed.add(id);
       }
     } catch {
       // An unreadable directory starts empty; later events still report what appears.
@@ -198,7 +207,8 @@ class ItemsWatch {
         const signature = stats[index];
         if (signature === null) return; // unreadable: the next event or rescan decides
         const forced = this.forced.delete(id);
-        this.record(id, signature && signatureKey(signature), changes, forced);
+        const unconfirmed = this.unconfirmed.delete(id);
+        this.record(id, signature && signatureKey(signature), changes, forced || unconfirmed);
       });
     }
   }

@@ -158,6 +158,29 @@ describe('PmMcpTrackerChangeSource', () => {
     stop();
   });
 
+  test('a write the first scan already saw is reported when its event arrives only after the scan', async () => {
+    // The real watcher's event can be delivered after a scan that raced the write has finished
+    // (seen with pm-mcp: listen, then an immediate pm_update, lost about one time in three).
+    const fs = new ScriptedWatchFs();
+    await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a');
+    await fs.writeAtomic(`${DIR}/pm-bbb.md`, 'b');
+    fs.holdScans();
+    const batches: (readonly PmMcpChange[])[] = [];
+    const stop = new PmMcpTrackerChangeSource(fs, DIR).start((changes) => batches.push(changes));
+    await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a2'); // lands while the scan runs
+    fs.releaseScans();
+    await settle(); // the scan finished with the new signature, and no event yet
+    expect(batches).toEqual([]);
+    fs.fire('pm-aaa.md');
+    await settle();
+    expect(render(batches)).toEqual([['pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
+    // Only the first event after the scan is taken on trust: a repeated one with nothing changed reports nothing.
+    fs.fire('pm-aaa.md');
+    await settle();
+    expect(batches).toHaveLength(1);
+    stop();
+  });
+
   test('stop frees the watch, and nothing is stat-ed or reported afterwards', async () => {
     const fs = new ScriptedWatchFs();
     const { batches, stop } = await started(fs);

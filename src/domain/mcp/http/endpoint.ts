@@ -1,0 +1,196 @@
+import type { Principal } from '../../../ports/authorizer.js';
+import type { MessageSink } from '../../../ports/transport.js';
+import { PmMcpHeaderMismatchError } from '../../errors/mcp-errors.js';
+import { mcpHttpRequestFacts } from '../auth/request-isolation.js';
+import type { PmMcpDispatcher } from '../dispatcher.js';
+import { classifyJsonRpcMessage, parseMcpFrame, serializeInvalidRequest, serializeJsonRpcError, type JsonRpcNotification, type JsonRpcRequest } from '../json-rpc.js';
+import { decideMcpEra } from '../request-context.js';
+import type { PmMcpServerDescriptor } from '../server-descriptor.js';
+import { negotiateMcpHttpResponse } from './accept.js';
+import { mcpHttpRejection, mcpHttpStatusForError, type McpHttpRejection } from './http-status.js';
+import { classifyMcpOutbound, formatMcpSseEvent, mcpOutboundText } from './outbound.js';
+import { validateMcpHttpRequestHeaders, type McpHttpHeaders } from './request-headers.js';
+
+/**
+ * The runtime-neutral Streamable HTTP endpoint (seed 004 "Transport behavior": pm-mcp-http binds
+ * the same dispatcher to sessionless Streamable HTTP POST; 2026-07-28
+ * `basic/transports/streamable-http`; spec-notes §0, §6, §7, §11, §16.1). A host framework
+ * (express in pm-mcp-http) reads the request, enforces Origin/Host and the body bound, and hands
+ * the body text here with a responder. For each POST:
+ *
+ * 1. The body must be one JSON-RPC message: not JSON → 400 -32700; not a request or
+ *    notification (batch, `id: null`, …) → 400 -32600. A posted response is ignored (202).
+ * 2. Authorization, when configured: every request and notification on its own, with the scopes
+ *    its operation needs; the principal reaches the dispatch through the transport facts.
+ * 3. A notification is accepted with 202 and an empty body (the core defines none that act
+ *    over HTTP: cancellation is closing the stream).
+ * 4. The era is decided from the body (and a legacy `MCP-Protocol-Version`) **before** any
+ *    modern header rule: initialize-era traffic goes to the legacy adapter, sessionless (each
+ *    POST is its own connection; no session id is issued), so 2025-era clients keep working.
+ * 5. Modern requests: the MCP headers are checked against the body
+ *    ({@link validateMcpHttpRequestHeaders}); a mismatch is 400 -32020 echoing the request id.
+ * 6. Accept is negotiated (see accept.ts); then the request runs on a fresh dispatcher connection.
+ *    A lone result is `application/json`; request-scoped notifications before the result (progress
+ *    with a progressToken, logs with a logLevel) and `subscriptions/listen` switch the response
+ *    to an SSE stream. Closing the response aborts the request (a listen's subscription is deleted).
+ *
+ * HTTP statuses of JSON-RPC errors: {@link mcpHttpStatusForError}.
+ */
+
+/** One POST as the endpoint sees it. */
+export interface McpHttpExchange {
+  /** Request headers (any name case). */
+  readonly headers: McpHttpHeaders;
+  /** The body as text (UTF-8 decoded by the host), undefined when there was none. */
+  readonly body: string | undefined;
+  /** Aborted when the client goes away (its response stream closed). */
+  readonly signal: AbortSignal;
+}
+
+/** An open SSE response. */
+export interface McpHttpEventStream {
+  /** Writes one already formatted chunk (events, comments). */
+  write(chunk: string): void;
+  /** Ends the response. */
+  end(): void;
+}
+
+/** How the endpoint answers (implemented by the host framework). */
+export interface McpHttpResponder {
+  /** A complete response: `body` is JSON text (Content-Type application/json) or absent (empty body). */
+  respond(status: number, body?: string, headers?: Readonly<Record<string, string>>): void;
+  /** Starts a 200 `text/event-stream` response (headers: MCP_SSE_HEADERS). */
+  openEventStream(): McpHttpEventStream;
+}
+
+/** Authorization of one message: the principal, or a rejection (401/403 with a challenge). */
+export type McpHttpAuthorize = (input: { readonly authorization: string | undefined; readonly message: JsonRpcRequest | JsonRpcNotification }) => Promise<{ readonly principal: Principal } | { readonly rejection: McpHttpRejection }>;
+
+/** Options of {@link PmMcpHttpEndpoint}. */
+export interface PmMcpHttpEndpointOptions {
+  readonly server: PmMcpServerDescriptor;
+  readonly dispatcher: PmMcpDispatcher;
+  /** Bearer-token authorization; absent = no authorization (no principal in the facts). */
+  readonly authorize?: McpHttpAuthorize;
+}
+
+function headerText(headers: McpHttpHeaders, name: string): string | undefined {
+  const raw = headers[name];
+  return Array.isArray(raw) ? raw.join(', ') : (raw as string | undefined);
+}
+
+/** The endpoint over one dispatcher. Tracks in-flight POSTs for graceful shutdown. */
+export class PmMcpHttpEndpoint {
+  private active = 0;
+  private closing = false;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: PmMcpHttpEndpointOptions) {}
+
+  /** POSTs still being answered (listen streams included). */
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** Stops taking new POSTs (they get 503); in-flight ones finish. */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Resolves once no POST is in flight. */
+  idle(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Answers one POST. Never throws for protocol problems: every rejection carries a JSON-RPC error body. */
+  async handle(exchange: McpHttpExchange, responder: McpHttpResponder): Promise<void> {
+    if (this.closing) {
+      const rejection = mcpHttpRejection(503, 'Service unavailable: the server is shutting down', { headers: { Connection: 'close' } });
+      responder.respond(rejection.status, rejection.body, rejection.headers);
+      return;
+    }
+    this.active++;
+    try {
+      await this.handleMessage(exchange, responder);
+    } finally {
+      if (--this.active === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  private async handleMessage(exchange: McpHttpExchange, responder: McpHttpResponder): Promise<void> {
+    const parsed = parseMcpFrame(exchange.body ?? '');
+    if (!parsed.ok) return responder.respond(400, parsed.response);
+    const classified = classifyJsonRpcMessage(parsed.value);
+    if (classified.kind === 'invalid') return responder.respond(400, serializeInvalidRequest(classified.id, classified.detail));
+    if (classified.kind === 'response') return responder.respond(202);
+    const message = classified.message;
+    let principal: Principal | undefined;
+    if (this.options.authorize) {
+      const outcome = await this.options.authorize({ authorization: headerText(exchange.headers, 'authorization'), message });
+      if ('rejection' in outcome) return reject(responder, outcome.rejection);
+      principal = outcome.principal;
+    }
+    if (classified.kind === 'notification') return responder.respond(202);
+    await this.handleRequest(classified.message, exchange, responder, principal);
+  }
+
+  private async handleRequest(request: JsonRpcRequest, exchange: McpHttpExchange, responder: McpHttpResponder, principal: Principal | undefined): Promise<void> {
+    const headers = exchange.headers;
+    // Fresh frozen facts per POST: credential headers removed, this request's principal only.
+    const facts = mcpHttpRequestFacts(headers, principal);
+    const era = decideMcpEra(request, facts);
+    if (era === 'modern') {
+      try {
+        validateMcpHttpRequestHeaders(headers, request, { ...this.toolSchema(request) });
+      } catch (error) {
+        if (!(error instanceof PmMcpHeaderMismatchError)) throw error;
+        return responder.respond(400, serializeJsonRpcError(request.id, error.toJsonRpcError()));
+      }
+    }
+    const forms = negotiateMcpHttpResponse(headerText(headers, 'accept'));
+    if (!forms.json && !forms.sse) {
+      return reject(responder, mcpHttpRejection(406, 'Not acceptable: Accept must allow application/json or text/event-stream', { id: request.id }));
+    }
+    if (era === 'modern' && request.method === 'subscriptions/listen' && !forms.sse) {
+      return reject(responder, mcpHttpRejection(406, 'Not acceptable: subscriptions/listen answers with an SSE stream; Accept must allow text/event-stream', { id: request.id }));
+    }
+    let stream: ReturnType<McpHttpResponder['openEventStream']> | undefined;
+    let answered = false;
+    const sink: MessageSink = {
+      send: (message) => {
+        if (answered) return;
+        const kind = classifyMcpOutbound(message, request.id);
+        const text = mcpOutboundText(message);
+        if (kind.kind === 'notification') {
+          if (!forms.sse) return; // JSON-only client: request-scoped notifications are optional, dropped
+          stream ??= responder.openEventStream();
+          stream.write(formatMcpSseEvent(text));
+          return;
+        }
+        answered = true;
+        if (!stream && !forms.json) stream = responder.openEventStream();
+        if (stream) {
+          stream.write(formatMcpSseEvent(text));
+          stream.end();
+          return;
+        }
+        responder.respond(kind.kind === 'error' ? mcpHttpStatusForError(kind.code, era) : 200, text);
+      },
+    };
+    await this.options.dispatcher.connect().handleMessage(request, facts, sink, { signal: exchange.signal });
+    // Cancelled (the client closed the response): nothing more is written; release the stream.
+    if (!answered) stream?.end();
+  }
+
+  private toolSchema(request: JsonRpcRequest): { toolInputSchema?: object } {
+    if (request.method !== 'tools/call') return {};
+    const name = request.params?.name;
+    const tool = typeof name === 'string' ? this.options.server.tools?.get(name) : undefined;
+    return tool ? { toolInputSchema: tool.inputSchema } : {};
+  }
+}
+
+function reject(responder: McpHttpResponder, rejection: McpHttpRejection): void {
+  responder.respond(rejection.status, rejection.body, rejection.headers);
+}

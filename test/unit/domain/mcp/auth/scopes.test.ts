@@ -1,0 +1,102 @@
+import {
+  expandMcpScopes,
+  missingMcpScopes,
+  PM_MCP_DEFAULT_SCOPES,
+  PmMcpToolRegistry,
+  pmMcpRequiredScopes,
+  pmMcpScopeHierarchy,
+  readMcpScopeClaim,
+} from '../../../../../src/domain/mcp/index.js';
+import { z } from 'zod';
+
+const tool = (name: string, annotations?: Record<string, boolean>) => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object' as const },
+  args: z.object({}),
+  ...(annotations ? { annotations } : {}),
+  handler: () => ({ structuredContent: {} }),
+});
+const tools = new PmMcpToolRegistry([
+  tool('pm_get', { readOnlyHint: true }),
+  tool('pm_update', { readOnlyHint: false, destructiveHint: false }),
+  tool('pm_delete', { destructiveHint: true }),
+  tool('pm_plain'),
+]);
+const call = (name: unknown) => ({ method: 'tools/call', params: { name, arguments: {} } });
+
+describe('pmMcpRequiredScopes (per-operation scopes)', () => {
+  test('read-only tools need read; tools without readOnlyHint (mutating, destructive, unannotated) need write', () => {
+    expect(pmMcpRequiredScopes(call('pm_get'), tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes(call('pm_update'), tools)).toEqual(['pm:write']);
+    expect(pmMcpRequiredScopes(call('pm_delete'), tools)).toEqual(['pm:write']);
+    expect(pmMcpRequiredScopes(call('pm_plain'), tools)).toEqual(['pm:write']);
+  });
+
+  test('unknown or malformed tool calls need read (they are refused by the dispatcher afterwards)', () => {
+    expect(pmMcpRequiredScopes(call('nope'), tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes(call(42), tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes({ method: 'tools/call' }, tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes({ method: 'tools/call', params: [] }, tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes(call('pm_update'), undefined)).toEqual(['pm:read']);
+  });
+
+  test.each([
+    'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get',
+    'completion/complete', 'subscriptions/listen', 'tasks/get', 'initialize', 'ping', 'notifications/initialized', 'no/such-method',
+  ])('%s needs read', (method) => {
+    expect(pmMcpRequiredScopes({ method, params: {} }, tools)).toEqual(['pm:read']);
+  });
+
+  test('tasks/update and tasks/cancel steer an operation and need write', () => {
+    expect(pmMcpRequiredScopes({ method: 'tasks/update' }, tools)).toEqual(['pm:write']);
+    expect(pmMcpRequiredScopes({ method: 'tasks/cancel' }, tools)).toEqual(['pm:write']);
+  });
+
+  test('scope names are configurable', () => {
+    const names = { read: 'tracker.read', write: 'tracker.write' };
+    expect(pmMcpRequiredScopes(call('pm_update'), tools, names)).toEqual(['tracker.write']);
+    expect(pmMcpRequiredScopes({ method: 'tools/list' }, tools, names)).toEqual(['tracker.read']);
+  });
+});
+
+describe('scope hierarchy', () => {
+  const hierarchy = pmMcpScopeHierarchy(PM_MCP_DEFAULT_SCOPES);
+
+  test('write implies read; read does not imply write', () => {
+    expect(missingMcpScopes(['pm:write'], ['pm:read'], hierarchy)).toEqual([]);
+    expect(missingMcpScopes(['pm:read'], ['pm:write'], hierarchy)).toEqual(['pm:write']);
+    expect(missingMcpScopes([], ['pm:read'], hierarchy)).toEqual(['pm:read']);
+    expect(missingMcpScopes(['other'], [], hierarchy)).toEqual([]);
+  });
+
+  test('without a hierarchy scopes are matched exactly', () => {
+    expect(missingMcpScopes(['pm:write'], ['pm:read'])).toEqual(['pm:read']);
+  });
+
+  test('implication is transitive and cycle-safe', () => {
+    const chain = { admin: ['write'], write: ['read'], read: ['admin'] };
+    expect([...expandMcpScopes(['admin'], chain)].sort()).toEqual(['admin', 'read', 'write']);
+    expect(missingMcpScopes(['admin'], ['read', 'write'], { admin: ['write'], write: ['read'] })).toEqual([]);
+  });
+
+  test('a hierarchy key inherited from Object.prototype is not a scope', () => {
+    expect([...expandMcpScopes(['toString'], {})]).toEqual(['toString']);
+  });
+});
+
+describe('readMcpScopeClaim', () => {
+  test('scope as a space-separated string, scp as an array or string', () => {
+    expect(readMcpScopeClaim({ scope: 'pm:read  pm:write' })).toEqual(['pm:read', 'pm:write']);
+    expect(readMcpScopeClaim({ scp: ['pm:read'] })).toEqual(['pm:read']);
+    expect(readMcpScopeClaim({ scp: 'pm:read pm:write' })).toEqual(['pm:read', 'pm:write']);
+    expect(readMcpScopeClaim({ scope: 'pm:read', scp: ['pm:write'] })).toEqual(['pm:read']);
+  });
+
+  test('absent → undefined, malformed → null', () => {
+    expect(readMcpScopeClaim({})).toBeUndefined();
+    expect(readMcpScopeClaim({ scope: ['pm:read'] })).toBeNull();
+    expect(readMcpScopeClaim({ scp: [1] })).toBeNull();
+    expect(readMcpScopeClaim({ scp: { a: 1 } })).toBeNull();
+  });
+});
