@@ -13,7 +13,7 @@ const pattern = (group, message) => ({ group, message });
 const names = (list, message) => list.map((name) => ({ name, message }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.tools/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
