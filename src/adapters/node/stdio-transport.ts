@@ -4,19 +4,37 @@ import type { InboundHandler, MessageSink, Transport } from '../../ports/transpo
 /**
  * Newline-delimited JSON-RPC over a readable/writable pair (MCP stdio transport): one message
  * per line, no embedded newlines. Writes are serialized in order; nothing but protocol
- * messages is ever written to the output stream.
+ * messages is ever written to the output stream. The output is corked from the first message
+ * of an event-loop turn until the next `setImmediate` (or close), so a burst of pipelined
+ * responses leaves in one vectored write instead of one system call each.
  */
 export class StdioTransport implements Transport {
   private buffer = '';
   private onData: ((chunk: Buffer | string) => void) | undefined;
   private readonly sink: MessageSink;
+  private corked = false;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
   ) {
-    this.sink = { send: (message) => this.output.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`) };
+    this.sink = {
+      send: (message) => {
+        if (!this.corked) {
+          this.corked = true;
+          this.output.cork();
+          setImmediate(this.uncork);
+        }
+        this.output.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+      },
+    };
   }
+
+  private readonly uncork = (): void => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.output.uncork();
+  };
 
   async start(handler: InboundHandler): Promise<void> {
     this.onData = (chunk) => {
@@ -34,5 +52,6 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.onData) this.input.off('data', this.onData);
     this.onData = undefined;
+    this.uncork();
   }
 }

@@ -1,5 +1,6 @@
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
+import { deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
 import { parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
@@ -12,8 +13,13 @@ export interface StoredItem {
   readonly digest: string;
 }
 
+/** How many parsed items {@link ItemStore.readItem} remembers (by exact file text). */
+const PARSED_MEMO_LIMIT = 1024;
+
 /** Reads and writes item files; the files are the source of truth. */
 export class ItemStore {
+  private readonly parsed = new Map<string, { readonly text: string; readonly item: Item }>();
+
   constructor(
     private readonly fs: FileSystem,
     private readonly hasher: Hasher,
@@ -27,6 +33,22 @@ export class ItemStore {
     if (text === undefined) return undefined;
     const item = parseItem(text, path);
     return { item, text, digest: digestOf(this.hasher, text) };
+  }
+
+  /**
+   * Reads an item file and returns the parsed item, deep-frozen. The file is read every time;
+   * only the parse is reused, and only when the text is byte-for-byte the one parsed before.
+   */
+  async readItem(id: string): Promise<Item | undefined> {
+    const path = this.paths.itemFile(id);
+    const text = await this.fs.readText(path);
+    if (text === undefined) return undefined;
+    const known = this.parsed.get(id);
+    if (known?.text === text) return known.item;
+    const item = deepFreeze(parseItem(text, path));
+    if (this.parsed.size >= PARSED_MEMO_LIMIT) this.parsed.clear();
+    this.parsed.set(id, { text, item });
+    return item;
   }
 
   async exists(id: string): Promise<boolean> {

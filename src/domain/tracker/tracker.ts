@@ -4,7 +4,6 @@ import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
 import type { Locker } from '../../ports/locker.js';
 import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } from '../errors/index.js';
-import { deepFreeze } from '../util/canonical-json.js';
 import type { TrackerConfig } from './config.js';
 import { readTrackerConfig } from './config-file.js';
 import type { ConsentProvider, ConsentRequest } from './consent.js';
@@ -82,9 +81,9 @@ export class Tracker {
 
   async get(id: string): Promise<Item> {
     assertId(id);
-    const stored = await this.store.read(id);
-    if (!stored) throw new NotFoundError(`no item ${id}`, { itemId: id });
-    return deepFreeze(stored.item);
+    const item = await this.store.readItem(id);
+    if (!item) throw new NotFoundError(`no item ${id}`, { itemId: id });
+    return item;
   }
 
   async list(query: ListQuery = {}): Promise<ListResult> {
