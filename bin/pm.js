@@ -3,7 +3,11 @@
 // script, or by `node scripts/build.mjs`); src/composition/cli-main.ts is the entry point.
 let main;
 try {
-  ({ main } = await import('../dist/composition/cli-main.js'));
+  ({ main } = await import('../dist/bundle/pm.mjs').catch((error) => {
+    // No bundle (built without devDependencies): run the unbundled compiled sources.
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('/dist/bundle/')) return import('../dist/composition/cli-main.js');
+    throw error;
+  }));
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
   process.stderr.write('pm: dist/ is missing or incomplete; run `npm install` or `node scripts/build.mjs` first\n');

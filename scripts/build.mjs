@@ -4,6 +4,7 @@
 // so the real `pm` binaries always run the current sources.
 import { existsSync, readdirSync, mkdirSync, renameSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
 
@@ -38,9 +39,48 @@ export function build() {
   // Outputs whose source is gone (checked now, not against the walk, so a file another build
   // just added is kept).
   for (const js of walkAll(out)) {
-    if (js.endsWith('.js') && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
+    if (js.endsWith('.js') && !js.startsWith(bundles) && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
   }
+  bundle();
   return built.size;
+}
+
+const bundles = join(out, 'bundle');
+/** Entry points bundled into single files, so a process start loads one module, not ~450. */
+const BUNDLED = { 'pm.mjs': 'composition/cli-main.js', 'pm-mcp.mjs': 'composition/mcp-stdio-main.js' };
+
+/**
+ * Bundles the stdio server and the CLI (our own compiled sources plus their dependencies) with
+ * esbuild, a devDependency: start-up is dominated by resolving and compiling hundreds of small
+ * ES modules (inversify alone is ~250). The bins prefer dist/bundle and fall back to the
+ * unbundled dist/ when it is absent (e.g. an install without devDependencies).
+ */
+function bundle() {
+  let esbuild;
+  try {
+    esbuild = createRequire(import.meta.url)('esbuild');
+  } catch {
+    return;
+  }
+  mkdirSync(bundles, { recursive: true });
+  for (const [name, entry] of Object.entries(BUNDLED)) {
+    const result = esbuild.buildSync({
+      entryPoints: [join(out, entry)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      outfile: join(bundles, name),
+      logLevel: 'error',
+      // CommonJS dependencies inside an ES module bundle need a require of their own.
+      banner: { js: "import { createRequire as __pmRequire } from 'node:module'; const require = __pmRequire(import.meta.url);" },
+    });
+    const target = join(bundles, name);
+    const temp = `${target}.tmp-${process.pid}`;
+    writeFileSync(temp, result.outputFiles[0].contents);
+    renameSync(temp, target);
+  }
 }
 
 function* walkAll(dir) {

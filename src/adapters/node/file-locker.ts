@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LockOptions, Locker, ReleaseLock } from '../../ports/locker.js';
 import { LockTimeoutError } from '../../domain/errors/index.js';
@@ -11,6 +11,21 @@ interface LockOwner {
   readonly token: string;
   readonly at: number;
 }
+
+/** A lock file as seen at one moment: its owner (undefined when unreadable) and identity. */
+interface LockFileState {
+  readonly owner: LockOwner | undefined;
+  readonly ino: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * How old an unreadable lock file must be before it counts as stale. The owner is written
+ * right after the exclusive create, so an empty file is normally only microseconds old; one
+ * that stays unreadable was left by a holder killed in between (or damaged) and must not
+ * block the tracker forever.
+ */
+const UNREADABLE_STALE_MS = 1000;
 
 export interface FileLockerOptions {
   /** A lock held longer than this by a holder we cannot check (another host) is stale. */
@@ -39,7 +54,6 @@ export class FileLocker implements Locker {
   async acquire(name: string, options: LockOptions): Promise<ReleaseLock> {
     const deadline = Date.now() + options.timeoutMs;
     const owner: LockOwner = { pid: process.pid, host: this.host, token: randomBytes(8).toString('hex'), at: Date.now() };
-    await mkdir(dirname(name), { recursive: true });
     let delay = this.retryMs;
     for (;;) {
       if (await this.tryCreate(name, owner)) return this.releaser(name, owner.token);
@@ -54,36 +68,42 @@ export class FileLocker implements Locker {
   }
 
   private async tryCreate(name: string, owner: LockOwner): Promise<boolean> {
+    // Synchronous calls: a lock round trip is two tiny file operations on every mutation, and
+    // the thread pool's promise round trips cost more than the operations themselves.
+    const content = JSON.stringify({ ...owner, at: Date.now() });
     try {
-      await writeFile(name, JSON.stringify({ ...owner, at: Date.now() }), { flag: 'wx' });
+      writeFileSync(name, content, { flag: 'wx' });
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'ENOENT') throw error;
+      mkdirSync(dirname(name), { recursive: true });
+      return this.tryCreate(name, owner);
     }
   }
 
-  private isStale(owner: LockOwner | undefined, ageMs: number): boolean {
-    if (!owner) return ageMs > 1000;
+  private isStale(state: LockFileState): boolean {
+    const { owner } = state;
+    if (!owner) return Date.now() - state.mtimeMs > UNREADABLE_STALE_MS;
     if (owner.host === this.host) return !processAlive(owner.pid);
-    return ageMs > this.staleMs;
+    return Date.now() - owner.at > this.staleMs;
   }
 
   private async recoverIfStale(name: string): Promise<void> {
-    const seen = await readOwner(name);
-    if (!this.isStale(seen, seen ? Date.now() - seen.at : Infinity)) return;
+    const seen = await readLockFile(name);
+    if (!seen || !this.isStale(seen)) return;
     const guard = `${name}.recover`;
     const guardOwner: LockOwner = { pid: process.pid, host: this.host, token: randomBytes(8).toString('hex'), at: Date.now() };
     if (!(await this.tryCreate(guard, guardOwner))) {
-      const other = await readOwner(guard);
-      if (this.isStale(other, other ? Date.now() - other.at : Infinity)) await unlink(guard).catch(() => undefined);
+      const other = await readLockFile(guard);
+      if (other && this.isStale(other)) await unlinkIfSame(guard, other);
       return;
     }
     try {
-      const now = await readOwner(name);
-      if (now && seen && now.token === seen.token) await unlink(name).catch(() => undefined);
+      await unlinkIfSame(name, seen);
     } finally {
-      await unlink(guard).catch(() => undefined);
+      removeQuietly(guard);
     }
   }
 
@@ -93,16 +113,43 @@ export class FileLocker implements Locker {
       if (released) return;
       released = true;
       const owner = await readOwner(name);
-      if (owner?.token === token) await unlink(name).catch(() => undefined);
+      if (owner?.token === token) removeQuietly(name);
     };
   }
 }
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as LockOwner;
+    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
   } catch {
     return undefined;
+  }
+}
+
+async function readLockFile(path: string): Promise<LockFileState | undefined> {
+  const s = statSync(path, { throwIfNoEntry: false });
+  if (!s) return undefined;
+  const owner = await readOwner(path);
+  return { owner: owner && typeof owner.token === 'string' && typeof owner.pid === 'number' ? owner : undefined, ino: s.ino, mtimeMs: s.mtimeMs };
+}
+
+/**
+ * Removes a stale lock file only if it is still the one judged stale: the same owner token,
+ * or (when unreadable) the same inode and mtime. Called only while holding the recovery
+ * guard, so a lock taken by somebody else in the meantime is never removed.
+ */
+async function unlinkIfSame(path: string, seen: LockFileState): Promise<void> {
+  const now = await readLockFile(path);
+  if (!now) return;
+  const same = seen.owner ? now.owner?.token === seen.owner.token : !now.owner && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs;
+  if (same) removeQuietly(path);
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone (or never ours to remove): nothing to do.
   }
 }
 

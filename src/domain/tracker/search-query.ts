@@ -39,40 +39,97 @@ function occurrences(haystack: string, term: string): number {
   return count;
 }
 
+type Field = SearchHit['matchedIn'][number];
+interface Row {
+  readonly entry: IndexEntry;
+  readonly score: number;
+  readonly matched: number;
+  readonly fields: Set<Field>;
+}
+
 /**
  * Ranked lexical search over id, title, body and comments. Each term scores its occurrences
  * (title weighted 5x, capped per field); an exact id or a whole-phrase title match ranks
  * first. Items must contain every term; when none does, items with any term are ranked by
  * how many terms they contain. Ties go to higher priority, then to the most recently updated.
+ *
+ * Runs in two passes so the usual case stays cheap at 100k items: the first counts and ranks
+ * only items with every term (an item is dropped at its first missing term, usually by a
+ * trigram-mask test without reading its text); only when no item has them all does a second
+ * pass rank partial matches.
  */
 export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery): SearchResult {
   const terms = tokenize(query.query);
   if (terms.length === 0) throw new ValidationError('search query has no words to look for', { field: 'query' });
   const limit = query.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationError(`limit must be an integer from 1 to 200, got ${limit}`, { field: 'limit' });
-  const phrase = query.query.trim().toLowerCase();
   const statuses = query.status?.length ? new Set(query.status) : undefined;
-  type Row = { entry: IndexEntry; score: number; matched: number; fields: Set<SearchHit['matchedIn'][number]> };
+  const scorer = new Scorer(terms, query.query.trim().toLowerCase());
   const compare = (a: Row, b: Row) => b.matched - a.matched || b.score - a.score || a.entry.priority - b.entry.priority || (a.entry.updated > b.entry.updated ? -1 : 1);
-  const top: Row[] = [];
-  let totalAll = 0;
-  let totalAny = 0;
-  const termGrams = terms.map(gramsOf);
-  let maskBudget = MASK_BUILDS_PER_SEARCH;
-  for (const entry of entries) {
-    if (statuses ? !statuses.has(entry.status) : query.openOnly && TERMINAL_STATUSES.has(entry.status)) continue;
+  const included = (e: IndexEntry) => (statuses ? statuses.has(e.status) : !(query.openOnly && TERMINAL_STATUSES.has(e.status)));
+  const count = gramMasks.load(entries);
+  const { order, masks } = gramMasks;
+  let top: Row[] = [];
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const entry = order[i]!;
+    if (!included(entry)) continue;
+    const row = scorer.score(entry, masks[i], true);
+    if (!row) continue;
+    total++;
+    insertBounded(top, row, limit, compare);
+  }
+  const mode = total > 0 ? 'all' : 'any';
+  // With one term, "any" finds exactly what "all" found: nothing.
+  if (mode === 'any' && terms.length > 1) {
+    top = [];
+    for (let i = 0; i < count; i++) {
+      const entry = order[i]!;
+      if (!included(entry)) continue;
+      const row = scorer.score(entry, masks[i], false);
+      if (!row) continue;
+      total++;
+      insertBounded(top, row, limit, compare);
+    }
+  }
+  return {
+    mode,
+    total,
+    results: top.map((r) => ({ ...toSummary(r.entry), score: r.score, matchedIn: [...r.fields], ...snippetOf(r.entry, terms) })),
+  };
+}
+
+/** Scores one entry against the query's terms (the same rules in both passes). */
+class Scorer {
+  private readonly grams: number[][];
+
+  constructor(
+    private readonly terms: readonly string[],
+    private readonly phrase: string,
+  ) {
+    this.grams = terms.map(gramsOf);
+  }
+
+  /** The entry's row, or undefined when it matches no term (with requireAll: not every term). */
+  score(entry: IndexEntry, mask: Uint32Array | undefined, requireAll: boolean): Row | undefined {
+    const { terms, grams, phrase } = this;
+    const idMatch = entry.id === phrase;
+    const strict = requireAll && !idMatch;
+    if (strict && mask) for (const g of grams) if (!hasGrams(mask, g)) return undefined;
     let score = 0;
     let matched = 0;
-    // Allocated only for the (few) entries that match: most of a 100k index does not.
-    let fields: Row['fields'] | undefined;
-    const mask = gramMasks.get(entry) ?? (maskBudget-- > 0 ? gramMaskOf(entry) : undefined);
+    // Allocated only for entries that match: most of a 100k index does not.
+    let fields: Set<Field> | undefined;
     for (let i = 0; i < terms.length; i++) {
-      if (mask && !hasGrams(mask, termGrams[i]!)) continue;
+      if (mask && !hasGrams(mask, grams[i]!)) continue;
       const term = terms[i]!;
       const t = occurrences(entry.text.title, term);
       const b = occurrences(entry.text.body, term);
       const c = occurrences(entry.text.comments, term);
-      if (t + b + c === 0) continue;
+      if (t + b + c === 0) {
+        if (strict) return undefined;
+        continue;
+      }
       fields ??= new Set();
       if (t) fields.add('title');
       if (b) fields.add('body');
@@ -80,30 +137,62 @@ export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery
       matched++;
       score += t * WEIGHTS.title + b * WEIGHTS.body + c * WEIGHTS.comments;
     }
-    if (entry.id === phrase) { score += 1000; matched = terms.length; (fields ??= new Set()).add('id'); }
-    if (matched === 0 || !fields) continue;
+    if (idMatch) { score += 1000; matched = terms.length; (fields ??= new Set()).add('id'); }
+    if (matched === 0 || !fields) return undefined;
     if (phrase.length > 2 && entry.text.title.includes(phrase)) score += 20;
-    totalAny++;
-    if (matched === terms.length) totalAll++;
-    insertBounded(top, { entry, score, matched, fields }, limit, compare);
+    return { entry, score, matched, fields };
   }
-  const mode = totalAll > 0 ? 'all' : 'any';
-  const rows = mode === 'all' ? top.filter((r) => r.matched === terms.length) : top;
-  return {
-    mode,
-    total: mode === 'all' ? totalAll : totalAny,
-    results: rows.map((r) => ({ ...toSummary(r.entry), score: r.score, matchedIn: [...r.fields], ...snippetOf(r.entry, terms) })),
-  };
 }
 
-/** 1024-bit masks of the character trigrams in an entry's searchable text, by entry. */
+/** 1024-bit masks of the character trigrams in an entry's searchable text. */
 const GRAM_BITS = 1024;
-const gramMasks = new WeakMap<IndexEntry, Uint32Array>();
 /**
- * Masks built per search at most (~10x a plain scan of the same entry each), so a one-shot
+ * Masks built per search at most (each costs ~10x a plain scan of the entry), so a one-shot
  * process pays little and a long-lived one has every mask after a few searches.
  */
 const MASK_BUILDS_PER_SEARCH = 8192;
+
+/**
+ * The entries of the latest search in iteration order, with their trigram masks. A mask is
+ * cached per entry object (the index replaces entries and never mutates them, so a mask stays
+ * right for its object); looking an object up in a WeakMap costs about as much as scanning a
+ * short text, so while the index's order is unchanged a lookup is one identity check by
+ * position. The arrays are reused by every search: allocating two 100k-element arrays per
+ * search cost more in garbage collection than the search itself.
+ */
+class GramMaskCache {
+  readonly order: IndexEntry[] = [];
+  readonly masks: (Uint32Array | undefined)[] = [];
+  private readonly byEntry = new WeakMap<IndexEntry, Uint32Array>();
+
+  /** Takes a search's entries; returns how many there are (valid positions in order/masks). */
+  load(entries: Iterable<IndexEntry>): number {
+    const { order, masks } = this;
+    let budget = MASK_BUILDS_PER_SEARCH;
+    let count = 0;
+    for (const entry of entries) {
+      if (order[count] !== entry) {
+        order[count] = entry;
+        masks[count] = this.byEntry.get(entry);
+      }
+      if (!masks[count] && budget > 0) {
+        budget--;
+        const mask = buildGramMask(entry);
+        this.byEntry.set(entry, mask);
+        masks[count] = mask;
+      }
+      count++;
+    }
+    if (order.length > count) {
+      // Forget positions past the end, so removed entries are not kept alive.
+      order.length = count;
+      masks.length = count;
+    }
+    return count;
+  }
+}
+
+const gramMasks = new GramMaskCache();
 
 /** Hash of the trigram ending at text[i], in 0..GRAM_BITS-1. */
 function gramHash(text: string, i: number): number {
@@ -113,10 +202,9 @@ function gramHash(text: string, i: number): number {
 /**
  * A term can occur in a text only if every trigram of the term occurs in it, so an entry whose
  * mask lacks one of the term's trigram bits is skipped without scanning its text: at 100k
- * entries most per-entry substring scans become a few bit tests. Masks are computed lazily
- * and cached per entry object (the index replaces entries, never mutates them).
+ * entries most per-entry substring scans become a few bit tests.
  */
-function gramMaskOf(entry: IndexEntry): Uint32Array {
+function buildGramMask(entry: IndexEntry): Uint32Array {
   const mask = new Uint32Array(GRAM_BITS / 32);
   for (const text of [entry.text.title, entry.text.body, entry.text.comments]) {
     for (let i = 2; i < text.length; i++) {
@@ -124,7 +212,6 @@ function gramMaskOf(entry: IndexEntry): Uint32Array {
       mask[h >>> 5]! |= 1 << (h & 31);
     }
   }
-  gramMasks.set(entry, mask);
   return mask;
 }
 

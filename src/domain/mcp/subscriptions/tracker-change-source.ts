@@ -98,6 +98,9 @@ export class PmMcpTrackerChangeSource implements PmMcpChangeSource {
   }
 }
 
+/** How long after the first scan an event for a scanned id may still stem from a write during the scan. */
+const UNCONFIRMED_WINDOW_MS = 250;
+
 /** One running watch: known signatures, pending names, and a single sequential stat loop. */
 class ItemsWatch {
   private readonly known = new Map<string, string>();
@@ -107,8 +110,10 @@ class ItemsWatch {
   /**
    * Ids whose signature comes from the first scan and that have had no event since. A write can
    * land while the scan runs (so the scan already records the new signature) with its watch
-   * event delivered only after the scan finished; the first event for such an id is therefore
-   * reported as a change even when the signature matches (at worst one extra notification).
+   * event delivered only after the scan finished. Such a first event cannot tell a file created
+   * during the scan from one changed during it, so it is reported as both (updated and
+   * list_changed: at worst one extra notification, never a missed one). The window closes
+   * shortly after the scan ({@link UNCONFIRMED_WINDOW_MS}): later events are new writes.
    */
   private readonly unconfirmed = new Set<string>();
   private rescan = false;
@@ -166,6 +171,8 @@ class ItemsWatch {
     this.forced = new Set(this.pending);
     this.busy = false;
     this.kick();
+    // setTimeout is plain JavaScript (every runtime has it), not I/O: it only bounds the window.
+    setTimeout(() => this.unconfirmed.clear(), UNCONFIRMED_WINDOW_MS);
   }
 
   private kick(): void {
@@ -208,7 +215,7 @@ class ItemsWatch {
         if (signature === null) return; // unreadable: the next event or rescan decides
         const forced = this.forced.delete(id);
         const unconfirmed = this.unconfirmed.delete(id);
-        this.record(id, signature && signatureKey(signature), changes, forced || unconfirmed);
+        this.record(id, signature && signatureKey(signature), changes, forced || unconfirmed, unconfirmed);
       });
     }
   }
@@ -231,7 +238,7 @@ class ItemsWatch {
     for (const id of [...this.known.keys()]) if (!seen.has(id)) this.record(id, undefined, changes, false);
   }
 
-  private record(id: string, key: string | undefined, changes: PmMcpChange[], forced: boolean): void {
+  private record(id: string, key: string | undefined, changes: PmMcpChange[], forced: boolean, ambiguous = false): void {
     const before = this.known.get(id);
     let kind: PmTrackerItemChangeKind | undefined;
     if (key === undefined) {
@@ -239,6 +246,7 @@ class ItemsWatch {
       this.known.delete(id);
     } else {
       if (before === undefined) kind = 'created';
+      else if (ambiguous && before === key) kind = 'created';
       else if (before !== key || forced) kind = 'changed';
       this.known.set(id, key);
     }

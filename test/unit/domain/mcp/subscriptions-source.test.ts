@@ -154,7 +154,8 @@ describe('PmMcpTrackerChangeSource', () => {
     fs.fire('pm-aaa.md');
     fs.releaseScans();
     await settle();
-    expect(render(batches)).toEqual([['pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
+    // Created or changed during the scan cannot be told apart: reported as both, never missed.
+    expect(render(batches)).toEqual([['resourcesListChanged', 'pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
     stop();
   });
 
@@ -173,7 +174,7 @@ describe('PmMcpTrackerChangeSource', () => {
     expect(batches).toEqual([]);
     fs.fire('pm-aaa.md');
     await settle();
-    expect(render(batches)).toEqual([['pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
+    expect(render(batches)).toEqual([['resourcesListChanged', 'pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
     // Only the first event after the scan is taken on trust: a repeated one with nothing changed reports nothing.
     fs.fire('pm-aaa.md');
     await settle();
@@ -204,5 +205,22 @@ describe('PmMcpTrackerChangeSource', () => {
     expect(render(batches)).toEqual([['resourcesListChanged', 'pm://items/pm-new', 'pm://context', 'pm://claims']]);
     stop();
     expect(fs.watcherCount()).toBe(0);
+  });
+
+  test('after the short window following the first scan, an unchanged scanned file reports nothing and a change is a plain update', async () => {
+    const fs = new ScriptedWatchFs();
+    await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a');
+    const batches: (readonly PmMcpChange[])[] = [];
+    const stop = new PmMcpTrackerChangeSource(fs, DIR).start((changes) => batches.push(changes));
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.fire('pm-aaa.md');
+    await settle();
+    expect(render(batches)).toEqual([]);
+    await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a2');
+    fs.fire('pm-aaa.md');
+    await settle();
+    expect(render(batches)).toEqual([['pm://items/pm-aaa', 'pm://context', 'pm://claims']]);
+    stop();
   });
 });

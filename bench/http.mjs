@@ -1,0 +1,298 @@
+#!/usr/bin/env node
+// `npm run bench:http`: the MCP HTTP benchmark of issue 4 ("Performance (benchmark)"). In one
+// run, side by side, three real server processes on 127.0.0.1 (port 0):
+//   pm        bin/pm-mcp-http.js (--no-init, PM_MCP_PROFILE, default core) over a seeded temp
+//             tracker;
+//   official  the official @modelcontextprotocol/server v2 over sessionless Streamable HTTP
+//             (bench/reference/official-http-server.mjs) serving the same tool list, fetched
+//             from pm at start, every handler returning a constant copy of pm's pm_get result;
+//   floor     a bare node:http JSON-RPC responder (bench/reference/floor-http-server.mjs).
+// For tools/list and tools/call pm_get {id}: per server, a warm-up, then autocannon (programmatic
+// API) with 16 connections for a fixed duration. The same modern request (2026-07-28 _meta and
+// MCP headers) goes to all three. Every response body is checked (verifyBody: a JSON-RPC result,
+// no error); non-2xx, errors, timeouts and mismatches make the run INVALID (exit 1). One manual
+// request per server and method is also parsed and checked in full. Peak RSS is VmHWM from
+// /proc/<pid>/status at the end. Writes JSON to bench/results/.
+// Options: --duration=S (default 8), --warmup=S (default 2), --connections=N (default 16).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { NodeFileSystem } from '../dist/adapters/node/node-file-system.js';
+import { initTracker } from '../dist/domain/tracker/init.js';
+import { prng, vocabulary } from './lib/dataset.mjs';
+import { seedItems } from './lib/seed.mjs';
+import { fmt, round, table } from './lib/stats.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const PROFILE = process.env.PM_MCP_PROFILE || 'core';
+const DURATION = Number(arg('duration') ?? 8);
+const WARM_UP = Number(arg('warmup') ?? 2);
+const CONNECTIONS = Number(arg('connections') ?? 16);
+const ITEMS = 200;
+const VERSION = '2026-07-28';
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
+const TARGETS = { listVsOfficial: 10, callVsOfficial: 5, vsFloor: 1 / 3, p99Ms: 10 };
+const NAMES = ['pm', 'official', 'floor'];
+const KINDS = ['list', 'call'];
+
+const dir = mkdtempSync(join(tmpdir(), 'pm-bench-http-'));
+const root = join(dir, '.agents', 'pm');
+const children = [];
+const cleanup = () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+};
+process.on('SIGINT', () => { cleanup(); process.exit(130); });
+
+function fail(message) {
+  throw new Error(message);
+}
+
+/** Spawns a server, resolves with { child, url } once it printed its URL on stdout. */
+function startServer(name, args, options = {}) {
+  const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve({ name, child, url: line.trim(), stderr: () => stderr }));
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before printing its URL: ${stderr}`)));
+  });
+}
+
+async function stopServer(server) {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 2000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** The request of one kind: body and headers (docs/HTTP.md, "Header rules"). */
+function requestOf(kind, itemId, cursor) {
+  const base = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': VERSION,
+  };
+  if (kind === 'list') {
+    return {
+      headers: { ...base, 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: MODERN_META } }),
+    };
+  }
+  return {
+    headers: { ...base, 'mcp-method': 'tools/call', 'mcp-name': 'pm_get', 'mcp-param-item-id': itemId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'pm_get', arguments: { id: itemId }, _meta: MODERN_META } }),
+  };
+}
+
+async function post(url, { headers, body }) {
+  const response = await fetch(url, { method: 'POST', headers, body });
+  const text = await response.text();
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    fail(`${url}: HTTP ${response.status}, not JSON: ${text.slice(0, 300)}`);
+  }
+  return { status: response.status, contentType: response.headers.get('content-type'), message };
+}
+
+/** Full checks of one parsed response, per server (the floor's fixed result is all it sends). */
+function checksFor(toolCount) {
+  const full = {
+    list: (m) => m.error === undefined && Array.isArray(m.result?.tools) && m.result.tools.length === toolCount,
+    call: (m) => m.error === undefined && m.result !== undefined && m.result.isError !== true && m.result.structuredContent?.item !== undefined,
+  };
+  const fixed = (m) => m.error === undefined && m.result?.resultType === 'complete';
+  return { pm: full, official: full, floor: { list: fixed, call: fixed } };
+}
+
+/** The cheap per-response check autocannon runs on every body (the client must not be the bottleneck). */
+const verifyBody = (body) => body.startsWith('{') && body.includes('"result":') && !body.includes('"error":{"code"');
+
+async function cannon(url, request, duration) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: request.headers,
+    body: request.body,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration,
+    verifyBody,
+  });
+  return result;
+}
+
+function summary(result) {
+  return {
+    rps: round(result.requests.total / (result.duration || DURATION)),
+    rpsMean: round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    requests: result.requests.total,
+    throughputMBps: round(result.throughput.average / 2 ** 20),
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches,
+  };
+}
+
+const bad = (s) => s.non2xx + s.errors + s.timeouts + s.mismatches;
+const ratio = (a, b) => (b > 0 ? round(a / b) : NaN);
+
+function report(result) {
+  const { throughput: tp, peakRssMb: rss, ratios: r } = result;
+  const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '-');
+  const int = (v) => v.toFixed(0);
+  const row = (label, pick, format) => [label, ...NAMES.map((n) => format(pick(n))), x(ratio(pick('pm'), pick('official'))), x(ratio(pick('pm'), pick('floor')))];
+  const rows = [];
+  for (const kind of KINDS) {
+    const label = kind === 'list' ? 'tools/list' : 'tools/call pm_get';
+    rows.push(row(`${label} req/s`, (n) => tp[kind][n].rps, int));
+    rows.push(row(`${label} p50 ms`, (n) => tp[kind][n].p50Ms, fmt));
+    rows.push(row(`${label} p99 ms`, (n) => tp[kind][n].p99Ms, fmt));
+    rows.push(row(`${label} bad responses`, (n) => bad(tp[kind][n]), int));
+  }
+  rows.push(row('peak RSS MB (VmHWM)', (n) => rss[n], (v) => v.toFixed(1)));
+  console.log(`\nprofile ${PROFILE} (${result.toolCount} tools; tools/list body ${result.bytes.list} B, pm_get body ${result.bytes.call} B)`);
+  console.log(`autocannon ${CONNECTIONS} connections, ${WARM_UP} s warm-up + ${DURATION} s per server and method; ${cpus().length} CPUs, node ${process.version}, load average at start ${result.machine.loadAverage.join(' ')}\n`);
+  console.log(table(['measure', ...NAMES, 'pm/official', 'pm/floor'], rows));
+  console.log('\nTargets:');
+  const line = (label, value, target, ok, unit = 'x') => console.log(`  ${label.padEnd(36)} ${(unit === 'x' ? x(value) : `${fmt(value)} ms`).padStart(9)}  target ${target.padEnd(9)} ${ok ? 'ok' : 'MISSED'}`);
+  line('tools/list req/s pm/official', r.listVsOfficial, `>= ${TARGETS.listVsOfficial}x`, r.listVsOfficial >= TARGETS.listVsOfficial);
+  line('tools/call req/s pm/official', r.callVsOfficial, `>= ${TARGETS.callVsOfficial}x`, r.callVsOfficial >= TARGETS.callVsOfficial);
+  line('tools/list req/s pm/floor', r.listVsFloor, '>= 0.33x', r.listVsFloor >= TARGETS.vsFloor);
+  line('tools/call req/s pm/floor', r.callVsFloor, '>= 0.33x', r.callVsFloor >= TARGETS.vsFloor);
+  line('tools/list p99 (pm)', tp.list.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.list.pm.p99Ms < TARGETS.p99Ms, 'ms');
+  line('tools/call p99 (pm)', tp.call.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.call.pm.p99Ms < TARGETS.p99Ms, 'ms');
+}
+
+const servers = {};
+try {
+  const started = performance.now();
+  const loadAtStart = loadavg().map((v) => round(v));
+  process.stdout.write(`seeding ${ITEMS} items… `);
+  await initTracker(new NodeFileSystem(), root);
+  const random = prng(20260728);
+  const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
+  seedItems(root, ITEMS, state);
+  const itemId = state.ids[Math.floor(ITEMS / 2)];
+  console.log('done');
+
+  servers.pm = await startServer('pm', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
+    env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root },
+  });
+
+  // What the references serve: pm's own tools/list (every page) and one pm_get result.
+  const tools = [];
+  let listMessage;
+  let cursor;
+  do {
+    const { message } = await post(servers.pm.url, requestOf('list', itemId, cursor));
+    if (!message.result) fail(`pm tools/list failed: ${JSON.stringify(message.error)} ${servers.pm.stderr()}`);
+    listMessage ??= message;
+    tools.push(...message.result.tools);
+    cursor = message.result.nextCursor;
+  } while (cursor);
+  if (listMessage.result.tools.length !== tools.length) fail('pm paginated tools/list; the benchmark compares single-page lists');
+  const { message: callMessage } = await post(servers.pm.url, requestOf('call', itemId));
+  if (!callMessage.result || callMessage.result.isError) fail(`pm pm_get failed: ${JSON.stringify(callMessage)}`);
+  writeFileSync(join(dir, 'reference.json'), JSON.stringify({ tools, callResult: { content: callMessage.result.content, structuredContent: callMessage.result.structuredContent } }));
+
+  servers.official = await startServer('official', [join(here, 'reference', 'official-http-server.mjs'), join(dir, 'reference.json')]);
+  servers.floor = await startServer('floor', [join(here, 'reference', 'floor-http-server.mjs')]);
+
+  // One manual request per server and method, parsed and checked in full.
+  const checks = checksFor(tools.length);
+  const manual = {};
+  const bytes = {};
+  for (const name of NAMES) {
+    manual[name] = {};
+    for (const kind of KINDS) {
+      const { status, contentType, message } = await post(servers[name].url, requestOf(kind, itemId));
+      const ok = status === 200 && checks[name][kind](message);
+      manual[name][kind] = { status, contentType, ok };
+      if (!ok) fail(`${name} ${kind}: HTTP ${status} ${JSON.stringify(message).slice(0, 400)} ${servers[name].stderr()}`);
+      if (name === 'official') bytes[`official-${kind}`] = JSON.stringify(message.result).length;
+      if (name === 'pm') bytes[kind] = JSON.stringify(message.result).length;
+    }
+  }
+
+  const throughput = { list: {}, call: {} };
+  for (const kind of KINDS) {
+    for (const name of NAMES) {
+      process.stdout.write(`${kind} ${name}: warm-up ${WARM_UP} s, measure ${DURATION} s… `);
+      const request = requestOf(kind, itemId);
+      const warm = summary(await cannon(servers[name].url, request, WARM_UP));
+      const s = summary(await cannon(servers[name].url, request, DURATION));
+      throughput[kind][name] = { ...s, warmUpBad: bad(warm) };
+      console.log(`${s.rps.toFixed(0)} req/s`);
+    }
+  }
+  const peak = Object.fromEntries(NAMES.map((n) => [n, round(peakRssMb(servers[n].child.pid))]));
+
+  const badCount = Object.fromEntries(NAMES.map((n) => [n, KINDS.reduce((sum, k) => sum + bad(throughput[k][n]) + throughput[k][n].warmUpBad, 0)]));
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: loadAtStart },
+    method: {
+      profile: PROFILE,
+      items: ITEMS,
+      connections: CONNECTIONS,
+      warmUpSeconds: WARM_UP,
+      durationSeconds: DURATION,
+      client: 'autocannon 9 programmatic API, one client thread on the same machine, pipelining 1, verifyBody on every response',
+      requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
+      pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
+      official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
+      floor: 'node:http, read body, JSON.parse, fixed small result',
+      rss: 'VmHWM from /proc/<pid>/status after all runs',
+    },
+    toolCount: tools.length,
+    bytes,
+    manual,
+    throughput,
+    peakRssMb: peak,
+    badResponses: badCount,
+    valid: Object.values(badCount).every((v) => v === 0),
+    ratios: {
+      listVsOfficial: ratio(throughput.list.pm.rps, throughput.list.official.rps),
+      callVsOfficial: ratio(throughput.call.pm.rps, throughput.call.official.rps),
+      listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
+      callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
+    },
+    targets: TARGETS,
+  };
+  report(result);
+  const out = join(here, 'results');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `http-${result.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nresults: ${file} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  if (!result.valid) {
+    console.error(`\nINVALID RUN: bad responses ${JSON.stringify(badCount)}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await Promise.all(Object.values(servers).map(stopServer));
+  cleanup();
+}

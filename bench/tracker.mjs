@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// `npm run bench:tracker`: the tracker benchmark of issue 2 ("Performance"). Seeds a temp
+// tracker to 1k, 10k and 100k items and measures, at each scale, create/get/update through the
+// real Tracker (node adapters, real composition), list (filtered, limit 50), next and search
+// warm, the cold first query of a fresh process with and without the index snapshot, and peak
+// RSS. Prints a table plus growth from the smallest to the largest scale and writes the full
+// results as JSON to bench/results/. Options: --scales=1000,10000  --quick (fewer samples).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { NodeFileSystem } from '../dist/adapters/node/node-file-system.js';
+import { buildContainer } from '../dist/composition/container.js';
+import { IDS } from '../dist/composition/service-ids.js';
+import { settingsFromEnv } from '../dist/composition/settings.js';
+import { initTracker } from '../dist/domain/tracker/init.js';
+import { FILTERS, PEOPLE, TAGS, prng, skewed, vocabulary } from './lib/dataset.mjs';
+import { seedItems } from './lib/seed.mjs';
+import { fmt, round, summarize, table } from './lib/stats.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const scales = (arg('scales') ?? '1000,10000,100000').split(',').map(Number);
+const quick = process.argv.includes('--quick');
+const SAMPLES = quick
+  ? { create: 20, get: 50, update: 40, list: 10, next: 10, search: 10 }
+  : { create: 100, get: 300, update: 200, list: 40, next: 40, search: 40 };
+const WARM_UP = quick ? { get: 30, update: 20, create: 5 } : { get: 150, update: 80, create: 20 };
+const TARGETS = { get: 5, update: 5, list: 100, next: 100, search: 100 };
+const OPS = ['create', 'get', 'update', 'list', 'next', 'search'];
+
+const dir = mkdtempSync(join(tmpdir(), 'pm-bench-'));
+const root = join(dir, '.agents', 'pm');
+const cleanup = () => rmSync(dir, { recursive: true, force: true });
+process.on('SIGINT', () => { cleanup(); process.exit(130); });
+
+async function openTracker() {
+  const container = await buildContainer(settingsFromEnv({ PM_ROOT: root, PM_ACTOR: 'bench' }, dir, 'bench'));
+  return container.getAsync(IDS.Tracker);
+}
+
+async function time(fn) {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+async function sample(count, fn) {
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(await time(() => fn(i)));
+  return out;
+}
+
+/** A fresh node process opening the tracker: what a one-shot `pm list` pays. */
+function coldOpen() {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [join(here, 'lib', 'cold-open.mjs'), root], { encoding: 'utf8' });
+  const wallMs = performance.now() - started;
+  if (child.status !== 0) throw new Error(`cold-open child failed: ${child.stderr}`);
+  return { ...JSON.parse(child.stdout.trim().split('\n').pop()), processWallMs: wallMs };
+}
+
+async function measureScale(scale, state) {
+  const random = state.random;
+  const ids = state.ids;
+  const seedStart = performance.now();
+  seedItems(root, scale - state.count, state);
+  state.count = scale;
+  const seedMs = performance.now() - seedStart;
+
+  rmSync(join(root, '.runtime', 'index.json'), { force: true });
+  const coldNoSnapshot = coldOpen();
+  const coldWithSnapshot = coldOpen();
+
+  const tracker = await openTracker();
+  const firstQueryMs = await time(() => tracker.list({ status: ['open'], limit: 50 }));
+  for (let i = 0; i < 3; i++) {
+    await tracker.list(FILTERS[i]);
+    await tracker.next({});
+    await tracker.search({ query: skewed(random, state.words) });
+  }
+  const randomId = () => ids[Math.floor(random() * ids.length)];
+  // Warm the JIT on the write path too, so the smallest scale is not measured cold.
+  for (let i = 0; i < WARM_UP.get; i++) await tracker.get(randomId());
+  for (let i = 0; i < WARM_UP.update; i++) await tracker.update(randomId(), { title: `warm-up ${scale}-${i}` });
+  for (let i = 0; i < WARM_UP.create; i++) {
+    ids.push((await tracker.create({ title: `warm-up create ${scale}-${i}` })).item.id);
+    state.count++;
+  }
+  const samples = {};
+  samples.get = await sample(SAMPLES.get, () => tracker.get(randomId()));
+  samples.list = await sample(SAMPLES.list, (i) => tracker.list(FILTERS[i % FILTERS.length]));
+  samples.next = await sample(SAMPLES.next, (i) => tracker.next(i % 2 ? { assignee: PEOPLE[i % PEOPLE.length] } : {}));
+  samples.search = await sample(SAMPLES.search, (i) => {
+    const words = [skewed(random, state.words)];
+    if (i % 2) words.push(skewed(random, state.words));
+    return tracker.search({ query: words.join(' ') });
+  });
+  samples.update = await sample(SAMPLES.update, (i) => {
+    const input = { title: `bench update ${scale}-${i} ${skewed(random, state.words)}` };
+    if (i % 3 === 1) input.priority = i % 5;
+    if (i % 3 === 2) input.addTags = [TAGS[i % TAGS.length]];
+    return tracker.update(randomId(), input);
+  });
+  samples.create = await sample(SAMPLES.create, async (i) => {
+    const parent = i % 4 === 0 && state.epics.length ? state.epics[Math.floor(random() * state.epics.length)] : undefined;
+    const { item } = await tracker.create({
+      title: `bench create ${scale}-${i} ${skewed(random, state.words)}`,
+      body: `${skewed(random, state.words)} ${skewed(random, state.words)} created by the benchmark`,
+      tags: [TAGS[i % TAGS.length]],
+      priority: i % 5,
+      ...(parent ? { parent } : {}),
+    });
+    ids.push(item.id);
+    state.count++;
+  });
+  // The first list after a burst of writes follows the changes log: report it separately.
+  const listAfterWritesMs = await time(() => tracker.list(FILTERS[0]));
+  await tracker.dispose();
+  const stats = Object.fromEntries(OPS.map((op) => [op, summarize(samples[op])]));
+  return {
+    scale,
+    items: state.count,
+    seedMs: round(seedMs),
+    ops: stats,
+    inProcessFirstQueryMs: round(firstQueryMs),
+    listAfterWritesMs: round(listAfterWritesMs),
+    coldNoSnapshot: roundAll(coldNoSnapshot),
+    coldWithSnapshot: roundAll(coldWithSnapshot),
+    peakRssMb: round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+function roundAll(record) {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, round(v)]));
+}
+
+/** The 1-minute load average: on a shared machine it explains most run-to-run noise. */
+const load = () => round(loadavg()[0]);
+
+function report(results, loadAtStart, loadAtEnd) {
+  const label = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+  const first = results[0];
+  const last = results[results.length - 1];
+  const growth = (a, b) => (a > 0 ? `${(b / a).toFixed(1)}x` : '-');
+  const header = ['operation', ...results.flatMap((r) => [`${label(r.scale)} med`, `${label(r.scale)} p99`]), `med ${label(first.scale)}→${label(last.scale)}`];
+  const rows = OPS.map((op) => [op, ...results.flatMap((r) => [fmt(r.ops[op].median), fmt(r.ops[op].p99)]), growth(first.ops[op].median, last.ops[op].median)]);
+  const once = (name, pick) => [name, ...results.flatMap((r) => [fmt(pick(r)), '']), growth(pick(first), pick(last))];
+  rows.push(once('cold: fresh process, no snapshot', (r) => r.coldNoSnapshot.openMs + r.coldNoSnapshot.firstQueryMs));
+  rows.push(once('cold: fresh process, snapshot', (r) => r.coldWithSnapshot.openMs + r.coldWithSnapshot.firstQueryMs));
+  rows.push(once('cold: whole process (wall)', (r) => r.coldWithSnapshot.processWallMs));
+  rows.push(once('first query, in-process', (r) => r.inProcessFirstQueryMs));
+  rows.push(once(`list after ${SAMPLES.update + SAMPLES.create} writes`, (r) => r.listAfterWritesMs));
+  rows.push(once('peak RSS MB (bench process)', (r) => r.peakRssMb));
+  rows.push(once('peak RSS MB (cold child)', (r) => r.coldNoSnapshot.rssMb));
+  console.log(`\nTimes in ms (median / p99); ${cpus().length} CPUs, node ${process.version}, load average ${loadAtStart} at start, ${loadAtEnd} at end\n`);
+  console.log(table(header, rows));
+  if (Math.max(loadAtStart, loadAtEnd) > cpus().length) {
+    console.log(`\nNote: the load average exceeded the number of CPUs; other processes shared the machine and these times are inflated.`);
+  }
+  if (last.scale >= 100_000) {
+    console.log(`\nTargets at ${label(last.scale)}:`);
+    for (const [op, target] of Object.entries(TARGETS)) {
+      const median = last.ops[op].median;
+      console.log(`  ${op.padEnd(7)} median ${fmt(median).padStart(7)} ms  target < ${target} ms  ${median < target ? 'ok' : 'MISSED'}`);
+    }
+  }
+}
+
+try {
+  const fs = new NodeFileSystem();
+  await initTracker(fs, root);
+  const random = prng(20260728);
+  const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
+  const loadAtStart = load();
+  const results = [];
+  for (const scale of scales) {
+    process.stdout.write(`scale ${scale}: seeding and measuring… `);
+    const started = performance.now();
+    results.push(await measureScale(scale, state));
+    console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const loadAtEnd = load();
+  report(results, loadAtStart, loadAtEnd);
+  const out = join(here, 'results');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `tracker-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: { start: loadAtStart, end: loadAtEnd } };
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, samples: SAMPLES, targets: TARGETS, results }, null, 2)}\n`);
+  console.log(`\nresults: ${file}`);
+} finally {
+  cleanup();
+}

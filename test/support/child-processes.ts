@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** A child node process started by a test, with its output collected line by line. */
+export interface Child {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  /** Every complete stdout line so far. */
+  readonly lines: string[];
+  stderr(): string;
+  /** Resolves with the first line (past or future) that matches; rejects on exit or timeout. */
+  waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Path of a worker script under test/support/workers. */
+export function workerPath(name: string): string {
+  return fileURLToPath(new URL(`./workers/${name}`, import.meta.url));
+}
+
+/**
+ * Starts and tracks child processes so a test can never leak one: killAll() (called from
+ * afterEach/afterAll) SIGKILLs every child still running and waits for it to be gone.
+ */
+export class ChildProcesses {
+  private readonly live = new Set<Child>();
+
+  startNode(script: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Child {
+    const proc = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let partial = '';
+    let err = '';
+    const waiters = new Set<() => void>();
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (chunk: string) => {
+      partial += chunk;
+      const parts = partial.split('\n');
+      partial = parts.pop()!;
+      lines.push(...parts);
+      for (const wake of waiters) wake();
+    });
+    proc.stderr!.setEncoding('utf8');
+    proc.stderr!.on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      proc.on('exit', (code, signal) => {
+        this.live.delete(child);
+        resolve({ code, signal });
+        for (const wake of waiters) wake();
+      });
+    });
+    let done = false;
+    void exited.then(() => (done = true));
+    const child: Child = {
+      process: proc,
+      pid: proc.pid!,
+      lines,
+      stderr: () => err,
+      exited,
+      waitForLine: (match, timeoutMs = 20_000) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => finish(new Error(`no matching line from ${script} within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+          const check = () => {
+            const line = lines.find(match);
+            if (line !== undefined) finish(undefined, line);
+            else if (done || proc.exitCode !== null || proc.signalCode !== null) finish(new Error(`${script} exited (${proc.exitCode ?? proc.signalCode}) before the expected line; stderr: ${err}`));
+          };
+          const finish = (error?: Error, line?: string) => {
+            clearTimeout(timer);
+            waiters.delete(check);
+            if (error) reject(error);
+            else resolve(line!);
+          };
+          waiters.add(check);
+          check();
+        }),
+    };
+    this.live.add(child);
+    return child;
+  }
+
+  /** SIGKILLs one child and waits until it is gone. */
+  async kill(child: Child): Promise<void> {
+    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+    await child.exited;
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all([...this.live].map((child) => this.kill(child)));
+  }
+}
+
+/** The pid of a process that has certainly exited (for stale-lock scenarios). */
+export async function deadPid(): Promise<number> {
+  const proc = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => proc.on('exit', resolve));
+  return proc.pid!;
+}

@@ -1,0 +1,136 @@
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { FileLocker } from '../../../../src/adapters/node/file-locker.js';
+import { LockTimeoutError } from '../../../../src/domain/errors/index.js';
+import { ChildProcesses, deadPid, workerPath } from '../../../support/child-processes.js';
+import { useTempDir } from '../../../support/temp-dir.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const exists = (path: string) => stat(path).then(() => true, () => false);
+
+describe('FileLocker', () => {
+  const temp = useTempDir('pm-lock-');
+  const children = new ChildProcesses();
+  afterEach(() => children.killAll());
+  const lockPath = () => `${temp()}/.runtime/write.lock`;
+
+  it('lets one holder in at a time within a process and removes the file on release', async () => {
+    const locker = new FileLocker();
+    const path = lockPath();
+    let inside = 0;
+    let most = 0;
+    let done = 0;
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      for (let i = 0; i < 8; i++) {
+        const release = await locker.acquire(path, { timeoutMs: 20_000 });
+        inside++;
+        most = Math.max(most, inside);
+        await sleep(1);
+        inside--;
+        done++;
+        await release();
+      }
+    }));
+    expect(most).toBe(1);
+    expect(done).toBe(48);
+    expect(await exists(path)).toBe(false);
+  });
+
+  it('names the holder in the lock file and gives up with LockTimeoutError after the timeout', async () => {
+    const locker = new FileLocker();
+    const path = lockPath();
+    const release = await locker.acquire(path, { timeoutMs: 1000 });
+    const owner = JSON.parse(await readFile(path, 'utf8')) as { pid: number; host: string; token: string };
+    expect(owner).toMatchObject({ pid: process.pid, host: hostname() });
+    const started = Date.now();
+    const error = await locker.acquire(path, { timeoutMs: 150 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect((error as Error).message).toMatch(new RegExp(`locked by process ${process.pid} on .*gave up after 150 ms`));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    await release();
+    await release();
+    const again = await locker.acquire(path, { timeoutMs: 1000 });
+    await again();
+  });
+
+  it('never removes a lock that somebody else holds by now when releasing', async () => {
+    const locker = new FileLocker();
+    const path = lockPath();
+    const release = await locker.acquire(path, { timeoutMs: 1000 });
+    const other = JSON.stringify({ pid: process.pid, host: hostname(), token: 'someone-else', at: Date.now() });
+    await writeFile(path, other);
+    await release();
+    expect(await readFile(path, 'utf8')).toBe(other);
+  });
+
+  it('recovers a lock whose holder process is dead', async () => {
+    const path = lockPath();
+    await new FileLocker().acquire(path, { timeoutMs: 1000 }).then((release) => release());
+    await writeFile(path, JSON.stringify({ pid: await deadPid(), host: hostname(), token: 'dead-holder', at: Date.now() }));
+    const release = await new FileLocker().acquire(path, { timeoutMs: 2000 });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
+    await release();
+  });
+
+  it('clears a stale recovery guard left by a dead recoverer', async () => {
+    const path = lockPath();
+    await new FileLocker().acquire(path, { timeoutMs: 1000 }).then((release) => release());
+    const dead = await deadPid();
+    await writeFile(path, JSON.stringify({ pid: dead, host: hostname(), token: 'dead-holder', at: Date.now() }));
+    await writeFile(`${path}.recover`, JSON.stringify({ pid: dead, host: hostname(), token: 'dead-recoverer', at: Date.now() }));
+    const release = await new FileLocker().acquire(path, { timeoutMs: 2000 });
+    await release();
+    expect(await exists(`${path}.recover`)).toBe(false);
+  });
+
+  it('recovers an unreadable lock file only once it is clearly abandoned', async () => {
+    const path = lockPath();
+    await new FileLocker().acquire(path, { timeoutMs: 1000 }).then((release) => release());
+    await writeFile(path, '');
+    await expect(new FileLocker().acquire(path, { timeoutMs: 200 })).rejects.toThrow(LockTimeoutError);
+    const old = new Date(Date.now() - 5000);
+    await utimes(path, old, old);
+    const release = await new FileLocker().acquire(path, { timeoutMs: 2000 });
+    await release();
+  });
+
+  it('treats a lock from another host as live until it is older than staleMs', async () => {
+    const path = lockPath();
+    const locker = new FileLocker({ staleMs: 300 });
+    await locker.acquire(path, { timeoutMs: 1000 }).then((release) => release());
+    await writeFile(path, JSON.stringify({ pid: 1, host: `not-${hostname()}`, token: 'remote', at: Date.now() }));
+    await expect(locker.acquire(path, { timeoutMs: 100 })).rejects.toThrow(LockTimeoutError);
+    await writeFile(path, JSON.stringify({ pid: 1, host: `not-${hostname()}`, token: 'remote', at: Date.now() - 1000 }));
+    const release = await locker.acquire(path, { timeoutMs: 1000 });
+    await release();
+  });
+
+  it('does not steal the lock of a live process and takes it once that process dies', async () => {
+    const path = lockPath();
+    const holder = children.startNode(workerPath('hold-lock.mjs'), [path]);
+    await holder.waitForLine((line) => line === 'locked');
+    const owner = JSON.parse(await readFile(path, 'utf8')) as { pid: number; token: string };
+    expect(owner.pid).toBe(holder.pid);
+    const error = await new FileLocker().acquire(path, { timeoutMs: 400 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect((error as Error).message).toContain(`process ${holder.pid}`);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ token: owner.token });
+    await children.kill(holder);
+    const release = await new FileLocker().acquire(path, { timeoutMs: 3000 });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
+    await release();
+  });
+
+  it('hands the lock over between processes when the holder releases it', async () => {
+    const path = lockPath();
+    const holder = children.startNode(workerPath('hold-lock.mjs'), [path]);
+    await holder.waitForLine((line) => line === 'locked');
+    const waiting = new FileLocker().acquire(path, { timeoutMs: 10_000 });
+    await sleep(100);
+    holder.process.stdin!.write('release\n');
+    await holder.waitForLine((line) => line === 'released');
+    const release = await waiting;
+    await release();
+    expect((await holder.exited).code).toBe(0);
+  });
+});

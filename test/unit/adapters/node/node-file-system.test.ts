@@ -1,0 +1,143 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { NodeFileSystem } from '../../../../src/adapters/node/node-file-system.js';
+import { useTempDir } from '../../../support/temp-dir.js';
+
+describe('NodeFileSystem', () => {
+  const temp = useTempDir('pm-nodefs-');
+  const fs = new NodeFileSystem();
+
+  it('reports missing files as undefined, empty ranges and empty scans', async () => {
+    const dir = temp();
+    expect(await fs.readText(`${dir}/nope.md`)).toBeUndefined();
+    expect(await fs.readTextRange(`${dir}/nope.md`, 0, 10)).toBe('');
+    expect(await fs.stat(`${dir}/nope.md`)).toBeUndefined();
+    expect(await fs.scan(`${dir}/no-such-dir`)).toEqual([]);
+    expect(await fs.isDirectory(`${dir}/no-such-dir`)).toBe(false);
+    expect(await fs.isDirectory(dir)).toBe(true);
+    await expect(fs.remove(`${dir}/nope.md`)).resolves.toBeUndefined();
+  });
+
+  it('writes atomically: parents are created, the inode changes, no temp file stays behind', async () => {
+    const dir = temp();
+    const path = `${dir}/a/b/item.md`;
+    await fs.writeAtomic(path, 'first');
+    const before = (await fs.stat(path))!;
+    await fs.writeAtomic(path, 'second, longer');
+    const after = (await fs.stat(path))!;
+    expect(await fs.readText(path)).toBe('second, longer');
+    expect(after.ino).not.toBe(before.ino);
+    expect(after.size).toBe('second, longer'.length);
+    for (let i = 0; i < 20; i++) await fs.writeAtomic(path, `round ${i}`);
+    expect(await readdir(`${dir}/a/b`)).toEqual(['item.md']);
+  });
+
+  it('leaves the old file and no temp file when the replacement cannot be renamed into place', async () => {
+    const dir = temp();
+    await mkdir(`${dir}/taken`);
+    await writeFile(`${dir}/taken/keep.txt`, 'kept');
+    await expect(fs.writeAtomic(`${dir}/taken`, 'would replace a directory')).rejects.toThrow();
+    expect(await readdir(dir)).toEqual(['taken']);
+    expect(await readFile(`${dir}/taken/keep.txt`, 'utf8')).toBe('kept');
+  });
+
+  it('writes atomically in durable mode too (fsync before rename)', async () => {
+    const dir = temp();
+    const durable = new NodeFileSystem({ durable: true });
+    await durable.writeAtomic(`${dir}/x/d.md`, 'synced ✓');
+    await durable.writeAtomic(`${dir}/x/d.md`, 'synced again ✓');
+    expect(await durable.readText(`${dir}/x/d.md`)).toBe('synced again ✓');
+    expect(await readdir(`${dir}/x`)).toEqual(['d.md']);
+  });
+
+  it('reads byte ranges of UTF-8 text', async () => {
+    const dir = temp();
+    const path = `${dir}/log`;
+    const text = 'ab€cd\n🙂z\n';
+    await fs.writeAtomic(path, text);
+    const bytes = Buffer.from(text, 'utf8');
+    expect(await fs.readTextRange(path, 0)).toBe(text);
+    expect(await fs.readTextRange(path, 2, 5)).toBe('€');
+    expect(await fs.readTextRange(path, 5)).toBe('cd\n🙂z\n');
+    expect(await fs.readTextRange(path, 5, bytes.length + 100)).toBe('cd\n🙂z\n');
+    expect(await fs.readTextRange(path, bytes.length)).toBe('');
+    expect(await fs.readTextRange(path, bytes.length + 10, bytes.length + 20)).toBe('');
+    expect((await fs.stat(path))!.size).toBe(bytes.length);
+  });
+
+  it('appends in order, creating the file and its directory', async () => {
+    const dir = temp();
+    const path = `${dir}/runtime/changes.log`;
+    await fs.append(path, 'one\n');
+    const first = (await fs.stat(path))!;
+    await fs.append(path, 'two ✓\n');
+    const second = (await fs.stat(path))!;
+    expect(await fs.readText(path)).toBe('one\ntwo ✓\n');
+    expect(second.ino).toBe(first.ino);
+    expect(second.size).toBe(Buffer.byteLength('one\ntwo ✓\n'));
+  });
+
+  it('creates a file exclusively: the second attempt loses and changes nothing', async () => {
+    const dir = temp();
+    const path = `${dir}/ids/pm-abc.md`;
+    expect(await fs.createExclusive(path, 'mine')).toBe(true);
+    expect(await fs.createExclusive(path, 'theirs')).toBe(false);
+    expect(await fs.readText(path)).toBe('mine');
+  });
+
+  it('removes files', async () => {
+    const dir = temp();
+    await fs.writeAtomic(`${dir}/gone.md`, 'x');
+    await fs.remove(`${dir}/gone.md`);
+    expect(await fs.stat(`${dir}/gone.md`)).toBeUndefined();
+  });
+
+  it('scans the files (not directories) of one directory with their signatures', async () => {
+    const dir = temp();
+    await fs.writeAtomic(`${dir}/items/a.md`, 'aaa');
+    await fs.writeAtomic(`${dir}/items/b.md`, 'bb€');
+    await fs.ensureDir(`${dir}/items/sub`);
+    await fs.writeAtomic(`${dir}/items/sub/c.md`, 'deeper');
+    const entries = (await fs.scan(`${dir}/items`)).sort((x, y) => (x.name < y.name ? -1 : 1));
+    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md']);
+    expect(entries[0]!.signature).toEqual(await fs.stat(`${dir}/items/a.md`));
+    expect(entries[1]!.signature.size).toBe(5);
+  });
+
+  it('scans large directories completely', async () => {
+    const dir = temp();
+    await Promise.all(Array.from({ length: 2500 }, (_, i) => writeFile(`${dir}/f${i}.md`, String(i))));
+    const entries = await fs.scan(dir);
+    expect(entries).toHaveLength(2500);
+    expect(new Set(entries.map((e) => e.name)).size).toBe(2500);
+  });
+
+  it('watches a directory and stops when told', async () => {
+    const dir = temp();
+    const seen: (string | undefined)[] = [];
+    let wake: () => void = () => undefined;
+    const stop = fs.watch(dir, (name) => {
+      seen.push(name);
+      wake();
+    });
+    try {
+      const noticed = new Promise<void>((resolve, reject) => {
+        wake = resolve;
+        setTimeout(() => reject(new Error('no watch event within 5 s')), 5000).unref();
+      });
+      await fs.writeAtomic(`${dir}/watched.md`, 'x');
+      await noticed;
+      expect(seen.some((name) => name === undefined || name === 'watched.md' || name.startsWith('watched.md.tmp'))).toBe(true);
+    } finally {
+      stop();
+    }
+    const count = seen.length;
+    await fs.writeAtomic(`${dir}/after-stop.md`, 'y');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen.slice(count)).toEqual([]);
+  });
+
+  it('watching a missing directory is a no-op that can be stopped', () => {
+    const stop = fs.watch(`${temp()}/missing`, () => undefined);
+    expect(() => stop()).not.toThrow();
+  });
+});

@@ -1,0 +1,114 @@
+import type { IndexEntry } from '../../../../src/domain/tracker/index-entry.js';
+import { runSearchQuery } from '../../../../src/domain/tracker/search-query.js';
+import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
+
+/** A synthetic index entry (search reads only these fields). */
+function entry(n: number, title: string, body: string, comments = ''): IndexEntry {
+  return {
+    id: `pm-${n.toString(36).padStart(6, '0')}`,
+    title,
+    type: 'Task',
+    status: n % 10 === 0 ? 'closed' : 'open',
+    priority: n % 5,
+    tags: [],
+    blockedBy: [],
+    related: [],
+    created: '2026-01-01T00:00:00.000Z',
+    updated: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+    revision: 1,
+    comments: comments ? 1 : 0,
+    text: { title: title.toLowerCase(), body: body.toLowerCase(), comments: comments.toLowerCase() },
+    sig: { size: 1, mtimeMs: n, ino: n },
+  };
+}
+
+/** The plain definition of a match: the term occurs somewhere in the entry's text. */
+function naiveMatches(entries: IndexEntry[], term: string): string[] {
+  return entries.filter((e) => `${e.text.title}\n${e.text.body}\n${e.text.comments}`.includes(term)).map((e) => e.id).sort();
+}
+
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+
+describe('search over many entries (trigram masks, two passes)', () => {
+  // More entries than one search builds masks for, so early searches mix masked and unmasked.
+  const entries = Array.from({ length: 20_000 }, (_, n) => {
+    const words = [WORDS[n % 12]!, WORDS[(n * 7) % 12]!, `w${n % 997}`];
+    if (n % 1000 === 3) words.push('needle');
+    return entry(n, `${words[0]} ${words[2]}`, `${words.join(' ')} body text`, n % 4000 === 7 ? 'Comment with Haystack' : '');
+  });
+
+  it('finds exactly the entries that contain a term, before and after every mask is built', () => {
+    const expected = naiveMatches(entries, 'needle');
+    expect(expected).toHaveLength(20);
+    const runs = Array.from({ length: 4 }, () => runSearchQuery(entries, { query: 'needle', limit: 200 }));
+    for (const result of runs) {
+      expect(result.mode).toBe('all');
+      expect(result.total).toBe(20);
+      expect(result.results.map((r) => r.id).sort()).toEqual(expected);
+    }
+    expect(runs.map((r) => JSON.stringify(r))).toEqual(Array(4).fill(JSON.stringify(runs[0])));
+  });
+
+  it('counts terms of every length, in comments too, and ranks all-term matches', () => {
+    for (const term of ['w12', 'haystack', 'ec', 'o']) {
+      const result = runSearchQuery(entries, { query: term, limit: 5 });
+      expect(result.total).toBe(naiveMatches(entries, term).length);
+    }
+    const both = runSearchQuery(entries, { query: 'needle w3', limit: 200 });
+    const expected = naiveMatches(entries, 'needle').filter((id) => naiveMatches(entries, 'w3').includes(id));
+    expect(both.mode).toBe('all');
+    expect(both.results.map((r) => r.id).sort()).toEqual(expected);
+    expect(runSearchQuery(entries, { query: 'haystack', status: ['closed'] }).results.every((r) => r.status === 'closed')).toBe(true);
+  });
+
+  it('falls back to partial matches only when no entry has every term', () => {
+    const result = runSearchQuery(entries, { query: 'needle zzzunknown', limit: 200 });
+    expect(result.mode).toBe('any');
+    expect(result.total).toBe(20);
+    expect(runSearchQuery(entries, { query: 'zzzunknown', limit: 5 })).toEqual({ mode: 'any', total: 0, results: [] });
+    expect(runSearchQuery(entries, { query: 'qqqnope zzzunknown', limit: 5 })).toEqual({ mode: 'any', total: 0, results: [] });
+  });
+
+  it('matches an exact id even when its text does not contain it', () => {
+    const id = entries[42]!.id;
+    const result = runSearchQuery(entries, { query: id });
+    expect(result.results[0]).toMatchObject({ id, matchedIn: ['id'] });
+  });
+});
+
+describe('search results follow the files as entries are replaced', () => {
+  it('sees edits, removals and other trackers between searches', async () => {
+    const { tracker, fs, reopen } = await memoryTracker();
+    const a = (await tracker.create({ title: 'quartz lamp', body: 'first body' })).item.id;
+    const b = (await tracker.create({ title: 'granite desk', body: 'mentions quartz once' })).item.id;
+    expect((await tracker.search({ query: 'quartz' })).results.map((r) => r.id).sort()).toEqual([a, b].sort());
+    await tracker.update(b, { body: 'no mineral here' });
+    expect((await tracker.search({ query: 'quartz' })).results.map((r) => r.id)).toEqual([a]);
+    await tracker.update(a, { title: 'obsidian lamp' });
+    expect((await tracker.search({ query: 'quartz' })).total).toBe(0);
+    expect((await tracker.search({ query: 'obsidian' })).results.map((r) => r.id)).toEqual([a]);
+
+    // Another tracker in the same process, with its own entries, searched in between.
+    const other = await memoryTracker();
+    const c = (await other.tracker.create({ title: 'obsidian elsewhere' })).item.id;
+    expect((await other.tracker.search({ query: 'obsidian' })).results.map((r) => r.id)).toEqual([c]);
+    expect((await tracker.search({ query: 'obsidian' })).results.map((r) => r.id)).toEqual([a]);
+
+    const text = (await fs.readText(`${ROOT}/items/${b}.md`))!;
+    await fs.writeAtomic(`${ROOT}/items/${b}.md`, text.replace('no mineral here', 'obsidian, edited by hand'));
+    expect((await (await reopen()).search({ query: 'obsidian' })).results.map((r) => r.id).sort()).toEqual([a, b].sort());
+    await tracker.delete(a, { consent: () => true });
+    expect((await tracker.search({ query: 'obsidian' })).results.map((r) => r.id)).toEqual([b]);
+  });
+});
+
+describe('the index snapshot', () => {
+  it('rebuilds from the files when snapshot entries are well-formed JSON of the wrong shape', async () => {
+    const { tracker, fs, reopen } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'survivor', tags: ['keep'] });
+    await fs.writeAtomic(`${ROOT}/.runtime/index.json`, JSON.stringify({ version: 1, entries: [{ id: item.id, title: 42 }, { nonsense: true }] }));
+    const fresh = await reopen();
+    expect((await fresh.list({ tag: ['keep'] })).items.map((i) => i.title)).toEqual(['survivor']);
+    expect((await fresh.search({ query: 'survivor' })).total).toBe(1);
+  });
+});
