@@ -154,7 +154,8 @@ function report(results, loadAtStart, loadAtEnd) {
   rows.push(once('first query, in-process', (r) => r.inProcessFirstQueryMs));
   rows.push(once(`list after ${SAMPLES.update + SAMPLES.create} writes`, (r) => r.listAfterWritesMs));
   rows.push(once('peak RSS MB (bench process)', (r) => r.peakRssMb));
-  rows.push(once('peak RSS MB (cold child)', (r) => r.coldNoSnapshot.rssMb));
+  rows.push(once('peak RSS MB (cold child, no snapshot)', (r) => r.coldNoSnapshot.rssMb));
+  rows.push(once('peak RSS MB (cold child, snapshot)', (r) => r.coldWithSnapshot.rssMb));
   console.log(`\nTimes in ms (median / p99); ${cpus().length} CPUs, node ${process.version}, load average ${loadAtStart} at start, ${loadAtEnd} at end\n`);
   console.log(table(header, rows));
   if (Math.max(loadAtStart, loadAtEnd) > cpus().length) {

@@ -6,7 +6,8 @@ import { parseItem } from './item-codec.js';
 import type { Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
-const SNAPSHOT_VERSION = 1;
+/** 2: every entry carries every key (null for an absent optional one), see adoptEntry. */
+const SNAPSHOT_VERSION = 2;
 /** Rewrite the snapshot when a load had to re-read more than this many files. */
 const SNAPSHOT_REPAIR_THRESHOLD = 32;
 
@@ -97,7 +98,7 @@ export class ItemIndex {
   private async writeSnapshot(): Promise<void> {
     const snapshot: Snapshot = { version: SNAPSHOT_VERSION, entries: [...this.entries.values()] };
     await this.fs.ensureDir(this.paths.runtime);
-    await this.fs.writeAtomic(this.paths.indexSnapshot, JSON.stringify(snapshot));
+    await this.fs.writeAtomic(this.paths.indexSnapshot, JSON.stringify(snapshot, (_key, value: unknown) => (value === undefined ? null : value)));
   }
 
   close(): void {
@@ -183,7 +184,7 @@ export class ItemIndex {
     if (!text) return [];
     try {
       const snapshot = JSON.parse(text) as Snapshot;
-      return snapshot.version === SNAPSHOT_VERSION && Array.isArray(snapshot.entries) ? snapshot.entries.map((e) => uniformEntry(e, this.intern)) : [];
+      return snapshot.version === SNAPSHOT_VERSION && Array.isArray(snapshot.entries) ? snapshot.entries.map((e) => adoptEntry(e, this.intern)) : [];
     } catch {
       return [];
     }
@@ -221,14 +222,12 @@ const MAX_POOLED_STRINGS = 1_000_000;
 const EMPTY: readonly string[] = Object.freeze([]);
 
 /**
- * Rebuilds an entry with every key present, in one fixed order, sharing repeated strings.
- * Entries of one shape (one V8 hidden class) keep the property reads in list/next/search
- * monomorphic; entries parsed from the snapshot or built with absent optional keys come in
- * dozens of shapes, which made a scan of 100k entries several times slower. Throws on a
- * malformed snapshot entry (the caller then rebuilds from the files).
+ * Builds the entry of an item just read or written with every key present, in one fixed order
+ * (the snapshot's order), sharing repeated strings. Entries of one shape (one V8 hidden class)
+ * keep the property reads in list/next/search monomorphic; entries with absent optional keys
+ * come in dozens of shapes, which made a scan of 100k entries several times slower.
  */
 function uniformEntry(e: IndexEntry, strings: StringPool): IndexEntry {
-  if (!isWellFormed(e)) throw new Error('malformed index entry');
   return {
     id: e.id,
     title: e.title,
@@ -251,10 +250,38 @@ function uniformEntry(e: IndexEntry, strings: StringPool): IndexEntry {
   };
 }
 
+type SnapshotEntry = { -readonly [K in keyof IndexEntry]: IndexEntry[K] | null };
+
+/**
+ * Takes an entry parsed from the snapshot as it is, normalizing it in place: null becomes
+ * undefined, repeated strings are shared. Entries in the snapshot all have the same keys in the
+ * same order, so JSON.parse already gives them one shape; copying 100k entries instead (as
+ * uniformEntry does) doubled the garbage collection work of opening the index. Throws on a
+ * malformed entry (the caller then rebuilds from the files).
+ */
+function adoptEntry(parsed: IndexEntry, strings: StringPool): IndexEntry {
+  if (!isWellFormed(parsed)) throw new Error('malformed index entry');
+  const e = parsed as unknown as SnapshotEntry;
+  e.type = strings.one(parsed.type);
+  e.status = strings.one(parsed.status);
+  e.tags = strings.list(parsed.tags);
+  e.parent = strings.optional(parsed.parent ?? undefined);
+  e.assignee = strings.optional(parsed.assignee ?? undefined);
+  e.claimHolder = strings.optional(parsed.claimHolder ?? undefined);
+  e.claimExpiresAt = parsed.claimExpiresAt ?? undefined;
+  e.blockedBy = strings.list(parsed.blockedBy);
+  e.related = strings.list(parsed.related);
+  return parsed;
+}
+
+const isOptionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
 /** Type checks of a snapshot entry, written out so checking 100k entries allocates nothing. */
 function isWellFormed(e: IndexEntry): boolean {
+  if (typeof e !== 'object' || e === null) return false;
   const { text, sig } = e;
   return typeof e.id === 'string' && typeof e.title === 'string' && typeof e.type === 'string' && typeof e.status === 'string'
+    && isOptionalString(e.parent) && isOptionalString(e.assignee) && isOptionalString(e.claimHolder) && isOptionalString(e.claimExpiresAt)
     && typeof e.created === 'string' && typeof e.updated === 'string' && typeof e.priority === 'number' && typeof e.revision === 'number'
     && typeof e.comments === 'number' && Array.isArray(e.tags) && Array.isArray(e.blockedBy) && Array.isArray(e.related)
     && typeof text === 'object' && text !== null && typeof text.title === 'string' && typeof text.body === 'string' && typeof text.comments === 'string'

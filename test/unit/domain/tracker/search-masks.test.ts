@@ -106,7 +106,10 @@ describe('the index snapshot', () => {
   it('rebuilds from the files when snapshot entries are well-formed JSON of the wrong shape', async () => {
     const { tracker, fs, reopen } = await memoryTracker();
     const { item } = await tracker.create({ title: 'survivor', tags: ['keep'] });
-    await fs.writeAtomic(`${ROOT}/.runtime/index.json`, JSON.stringify({ version: 1, entries: [{ id: item.id, title: 42 }, { nonsense: true }] }));
+    await tracker.list();
+    const { version } = JSON.parse((await fs.readText(`${ROOT}/.runtime/index.json`))!) as { version: number };
+    const garbage = [{ id: item.id, title: 42 }, { nonsense: true }, null, { id: item.id, title: 't', parent: 7 }];
+    await fs.writeAtomic(`${ROOT}/.runtime/index.json`, JSON.stringify({ version, entries: garbage }));
     const fresh = await reopen();
     expect((await fresh.list({ tag: ['keep'] })).items.map((i) => i.title)).toEqual(['survivor']);
     expect((await fresh.search({ query: 'survivor' })).total).toBe(1);
