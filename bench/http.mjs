@@ -22,10 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { NodeFileSystem } from '../dist/adapters/node/node-file-system.js';
-import { initTracker } from '../dist/domain/tracker/init.js';
-import { prng, vocabulary } from './lib/dataset.mjs';
-import { seedItems } from './lib/seed.mjs';
+import { seedBenchTracker } from './lib/seed.mjs';
 import { fmt, round, table } from './lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -191,11 +188,7 @@ try {
   const started = performance.now();
   const loadAtStart = loadavg().map((v) => round(v));
   process.stdout.write(`seeding ${ITEMS} items… `);
-  await initTracker(new NodeFileSystem(), root);
-  const random = prng(20260728);
-  const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
-  seedItems(root, ITEMS, state);
-  const itemId = state.ids[Math.floor(ITEMS / 2)];
+  const itemId = await seedBenchTracker(root, ITEMS);
   console.log('done');
 
   servers.pm = await startServer('pm', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {

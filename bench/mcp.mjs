@@ -20,10 +20,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { NodeFileSystem } from '../dist/adapters/node/node-file-system.js';
-import { initTracker } from '../dist/domain/tracker/init.js';
-import { prng, vocabulary } from './lib/dataset.mjs';
-import { seedItems } from './lib/seed.mjs';
+import { seedBenchTracker } from './lib/seed.mjs';
 import { StdioPeer } from './lib/stdio-peer.mjs';
 import { fmt, quantile, round, table } from './lib/stats.mjs';
 
@@ -214,11 +211,7 @@ try {
   const started = performance.now();
   const loadAtStart = loadavg().map((v) => round(v));
   process.stdout.write(`seeding ${ITEMS} items… `);
-  await initTracker(new NodeFileSystem(), root);
-  const random = prng(20260728);
-  const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
-  seedItems(root, ITEMS, state);
-  const itemId = state.ids[Math.floor(ITEMS / 2)];
+  const itemId = await seedBenchTracker(root, ITEMS);
   console.log('done');
 
   const { tools, listResult, callResult, discover, paged } = await fetchFromPm(itemId);

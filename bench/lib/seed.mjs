@@ -7,7 +7,9 @@ import { encodeHistoryLine } from '../../dist/domain/tracker/history.js';
 import { serializeItem } from '../../dist/domain/tracker/item-codec.js';
 import { diffDocuments } from '../../dist/domain/tracker/json-patch.js';
 import { NodeHasher } from '../../dist/adapters/node/node-hasher.js';
-import { makeItem, newId } from './dataset.mjs';
+import { NodeFileSystem } from '../../dist/adapters/node/node-file-system.js';
+import { initTracker } from '../../dist/domain/tracker/init.js';
+import { makeItem, newId, prng, vocabulary } from './dataset.mjs';
 
 const hasher = new NodeHasher();
 const digest = (text) => `sha256:${hasher.sha256Hex(text)}`;
@@ -44,4 +46,16 @@ export function seedItems(root, count, state) {
     state.ids.push(id);
     if (item.type === 'Epic' && item.status !== 'closed' && item.status !== 'canceled') state.epics.push(id);
   }
+}
+
+/**
+ * Creates a tracker at `root` holding `count` deterministic items (the same seed every run) and
+ * returns the id of one of them: the servers benchmarked by bench:mcp and bench:http read it.
+ */
+export async function seedBenchTracker(root, count) {
+  await initTracker(new NodeFileSystem(), root);
+  const random = prng(20260728);
+  const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
+  seedItems(root, count, state);
+  return state.ids[Math.floor(count / 2)];
 }
