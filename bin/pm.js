@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-// The `pm` CLI. Runs the compiled sources in dist/ (built by `npm install` via the prepare
-// script, or by `node scripts/build.mjs`); src/composition/cli-main.ts is the entry point.
+// The `pm` CLI. Runs the bundle dist/bundle/pm.cjs with a code cache (bin/bundle-loader.js), or
+// the compiled sources in dist/ when there is no bundle (both built by `npm install` via the
+// prepare script, or by `node scripts/build.mjs`); src/composition/cli-main.ts is the entry point.
+import { loadBundle } from './bundle-loader.js';
+
 let main;
 try {
-  ({ main } = await import('../dist/bundle/pm.mjs').catch((error) => {
-    // No bundle (built without devDependencies): run the unbundled compiled sources.
-    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('/dist/bundle/')) return import('../dist/composition/cli-main.js');
-    throw error;
-  }));
+  ({ main } = loadBundle(new URL('../dist/bundle/pm.cjs', import.meta.url).pathname) ?? (await import('../dist/composition/cli-main.js')));
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
   process.stderr.write('pm: dist/ is missing or incomplete; run `npm install` or `node scripts/build.mjs` first\n');

@@ -25,7 +25,7 @@ function* walk(dir) {
 
 // dist/ is never emptied first and every file is replaced atomically (temp file + rename), so
 // a `pm` process started while another test run rebuilds always finds a complete dist/.
-export function build() {
+export async function build() {
   const built = new Set();
   for (const file of walk(src)) {
     const target = join(out, relative(src, file)).replace(/\.ts$/, '.js');
@@ -41,21 +41,41 @@ export function build() {
   for (const js of walkAll(out)) {
     if (js.endsWith('.js') && !js.startsWith(bundles) && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
   }
-  bundle();
+  await bundle();
   return built.size;
 }
 
 const bundles = join(out, 'bundle');
-/** Entry points bundled into single files, so a process start loads one module, not ~450. */
-const BUNDLED = { 'pm.mjs': 'composition/cli-main.js', 'pm-mcp.mjs': 'composition/mcp-stdio-main.js' };
+/** Entry points bundled into single files, so a process start loads one script, not ~450 modules. */
+const BUNDLED = { 'pm.cjs': 'composition/cli-main.js', 'pm-mcp.cjs': 'composition/mcp-stdio-main.js' };
+
+/**
+ * zod's `z` namespace re-exports every locale (~40 modules, a fifth of the bundle); pm speaks
+ * English only, so the bundles keep `en` (zod's default, imported by zod itself) and drop the rest.
+ */
+const englishZodLocales = {
+  name: 'pm-zod-english-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '..', 'locales'), namespace: 'pm-zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'pm-zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * Bundles the stdio server and the CLI (our own compiled sources plus their dependencies) with
- * esbuild, a devDependency: start-up is dominated by resolving and compiling hundreds of small
- * ES modules (inversify alone is ~250). The bins prefer dist/bundle and fall back to the
- * unbundled dist/ when it is absent (e.g. an install without devDependencies).
+ * esbuild, a devDependency, as CommonJS scripts that bin/bundle-loader.js runs with a V8 code
+ * cache: start-up is dominated by resolving, parsing and compiling JavaScript (issue 3, cold
+ * start). Whitespace and syntax are minified (names are kept, so stack traces stay readable).
+ * The bins prefer dist/bundle and fall back to the unbundled dist/ when it is absent (e.g. an
+ * install without devDependencies).
  */
-function bundle() {
+async function bundle() {
   let esbuild;
   try {
     esbuild = createRequire(import.meta.url)('esbuild');
@@ -64,23 +84,30 @@ function bundle() {
   }
   mkdirSync(bundles, { recursive: true });
   for (const [name, entry] of Object.entries(BUNDLED)) {
-    const result = esbuild.buildSync({
+    const result = await esbuild.build({
       entryPoints: [join(out, entry)],
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       target: 'node20',
+      charset: 'ascii',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      plugins: [englishZodLocales],
       write: false,
       outfile: join(bundles, name),
       logLevel: 'error',
-      // CommonJS dependencies inside an ES module bundle need a require of their own.
-      banner: { js: "import { createRequire as __pmRequire } from 'node:module'; const require = __pmRequire(import.meta.url);" },
+      // The sources locate package.json from import.meta.url; the bundle sits at the same depth.
+      define: { 'import.meta.url': '__pmBundleUrl' },
+      banner: { js: 'var __pmBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
     });
     const target = join(bundles, name);
     const temp = `${target}.tmp-${process.pid}`;
     writeFileSync(temp, result.outputFiles[0].contents);
     renameSync(temp, target);
   }
+  // Bundles of earlier builds (ES module format) are never loaded again.
+  for (const stale of ['pm.mjs', 'pm-mcp.mjs']) rmSync(join(bundles, stale), { force: true });
 }
 
 function* walkAll(dir) {
@@ -93,6 +120,6 @@ function* walkAll(dir) {
 }
 
 if (process.argv[1] && statSync(process.argv[1]).ino === statSync(fileURLToPath(import.meta.url)).ino) {
-  const count = build();
+  const count = await build();
   if (!process.argv.includes('--quiet')) console.log(`built ${count} files into dist/`);
 }

@@ -429,7 +429,7 @@ async function main() {
     report.suiteNode = node.version;
     report.serverNode = process.version;
     log(`== conformance: ${SUITE_PACKAGE}@${SUITE_VERSION} on Node ${node.version}; pm-mcp-http on Node ${process.version}`);
-    build();
+    await build();
     trackerDir = makeTracker();
     workDir = mkdtempSync(join(tmpdir(), 'pm-conformance-results-'));
     if (!keep) cleanups.push(() => rmSync(workDir, { recursive: true, force: true }), () => rmSync(trackerDir, { recursive: true, force: true }));

@@ -287,6 +287,8 @@ async function removeNpxEntries(tarball) {
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'pm-smoke-mcp-'));
+  // The throwaway install's code caches (bin/bundle-loader.js) go with it.
+  ENV.PM_COMPILE_CACHE_DIR = join(work, 'compile-cache');
   let tarball;
   const cleanup = async () => {
     for (const child of children) child.kill('SIGKILL');

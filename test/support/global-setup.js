@@ -1,5 +1,5 @@
 // Integration tests run the real binaries, which load dist/: build it once per run.
 import { build } from '../../scripts/build.mjs';
-export default function globalSetup() {
-  build();
+export default async function globalSetup() {
+  await build();
 }

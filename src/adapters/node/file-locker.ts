@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LockOptions, Locker, ReleaseLock } from '../../ports/locker.js';
 import { LockTimeoutError } from '../../domain/errors/index.js';
+import { nodeCrypto } from './lazy-crypto.js';
 
 interface LockOwner {
   readonly pid: number;
@@ -53,7 +53,7 @@ export class FileLocker implements Locker {
 
   async acquire(name: string, options: LockOptions): Promise<ReleaseLock> {
     const deadline = Date.now() + options.timeoutMs;
-    const owner: LockOwner = { pid: process.pid, host: this.host, token: randomBytes(8).toString('hex'), at: Date.now() };
+    const owner: LockOwner = { pid: process.pid, host: this.host, token: nodeCrypto().randomBytes(8).toString('hex'), at: Date.now() };
     let delay = this.retryMs;
     for (;;) {
       if (await this.tryCreate(name, owner)) return this.releaser(name, owner.token);
@@ -94,7 +94,7 @@ export class FileLocker implements Locker {
     const seen = await readLockFile(name);
     if (!seen || !this.isStale(seen)) return;
     const guard = `${name}.recover`;
-    const guardOwner: LockOwner = { pid: process.pid, host: this.host, token: randomBytes(8).toString('hex'), at: Date.now() };
+    const guardOwner: LockOwner = { pid: process.pid, host: this.host, token: nodeCrypto().randomBytes(8).toString('hex'), at: Date.now() };
     if (!(await this.tryCreate(guard, guardOwner))) {
       const other = await readLockFile(guard);
       if (other && this.isStale(other)) await unlinkIfSame(guard, other);

@@ -1,8 +1,8 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { DirectoryEntry, FileSignature, FileSystem, WatchListener } from '../../ports/file-system.js';
+import { nodeCrypto } from './lazy-crypto.js';
 
 const SCAN_CHUNK = 2000;
 
@@ -51,7 +51,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async writeAtomic(path: string, content: string): Promise<void> {
-    const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temp = `${path}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`;
     try {
       if (this.options.durable) {
         const handle = await open(temp, 'w');

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from './lazy-crypto.js';
 import type { Hasher } from '../../ports/hasher.js';
 
 /** SHA-256 from node:crypto (agrees with PureSha256Hasher; a unit test checks). */
 export class NodeHasher implements Hasher {
   sha256Hex(text: string): string {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
+    return nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex');
   }
 }

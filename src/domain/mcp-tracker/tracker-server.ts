@@ -70,7 +70,8 @@ export function buildPmTrackerMcpServerOptions(options: PmTrackerMcpServerOption
   return {
     ...core,
     instructions: instructions ?? pmTrackerInstructions(names),
-    tools: new PmMcpToolRegistry(createPmTrackerTools(pmTrackerToolDeps({ tracker, defaultActor, consent }), names)),
+    // Built on first use: discovery does not need the catalogue (the names are checked above).
+    tools: new PmMcpToolRegistry(() => createPmTrackerTools(pmTrackerToolDeps({ tracker, defaultActor, consent }), names)),
     resources: createPmTrackerResources(tracker, fs),
     prompts: createPmTrackerPrompts(tracker),
   };

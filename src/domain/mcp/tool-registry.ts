@@ -95,32 +95,62 @@ export function toMcpToolDescriptor(tool: AnyMcpToolDefinition): McpToolDescript
   };
 }
 
-/** The tools a server offers, in advertisement order (deterministic: the order given). */
-export class PmMcpToolRegistry {
-  /** Precomputed, frozen `Tool` descriptors in advertisement order. */
-  readonly descriptors: readonly McpToolDescriptor[];
-  private readonly byName: ReadonlyMap<string, AnyMcpToolDefinition>;
+/** The definitions of a registry, or a function producing them on first use. */
+export type McpToolSource = readonly AnyMcpToolDefinition[] | (() => readonly AnyMcpToolDefinition[]);
 
-  constructor(tools: readonly AnyMcpToolDefinition[]) {
-    const byName = new Map<string, AnyMcpToolDefinition>();
-    for (const tool of tools) {
-      if (!MCP_TOOL_NAME.test(tool.name)) throw new RangeError(`tool name ${JSON.stringify(tool.name)} breaks the naming rule ${MCP_TOOL_NAME}`);
-      if (byName.has(tool.name)) throw new RangeError(`tool ${tool.name} is defined twice`);
-      if (!tool.description.trim()) throw new RangeError(`tool ${tool.name} needs a description`);
-      assertMcpObjectSchema(tool.inputSchema, `tool ${tool.name} inputSchema`);
-      assertMcpHeaderAnnotations(tool.inputSchema, tool.name); // x-mcp-header rules (Streamable HTTP; spec-notes §6)
-      if (tool.outputSchema !== undefined) assertMcpObjectSchema(tool.outputSchema, `tool ${tool.name} outputSchema`);
-      byName.set(tool.name, tool);
-    }
-    this.byName = byName;
-    this.descriptors = deepFreeze(structuredClone(tools.map(toMcpToolDescriptor)));
+interface BuiltTools {
+  readonly descriptors: readonly McpToolDescriptor[];
+  readonly byName: ReadonlyMap<string, AnyMcpToolDefinition>;
+}
+
+function buildTools(tools: readonly AnyMcpToolDefinition[]): BuiltTools {
+  const byName = new Map<string, AnyMcpToolDefinition>();
+  for (const tool of tools) {
+    if (!MCP_TOOL_NAME.test(tool.name)) throw new RangeError(`tool name ${JSON.stringify(tool.name)} breaks the naming rule ${MCP_TOOL_NAME}`);
+    if (byName.has(tool.name)) throw new RangeError(`tool ${tool.name} is defined twice`);
+    if (!tool.description.trim()) throw new RangeError(`tool ${tool.name} needs a description`);
+    assertMcpObjectSchema(tool.inputSchema, `tool ${tool.name} inputSchema`);
+    assertMcpHeaderAnnotations(tool.inputSchema, tool.name); // x-mcp-header rules (Streamable HTTP; spec-notes §6)
+    if (tool.outputSchema !== undefined) assertMcpObjectSchema(tool.outputSchema, `tool ${tool.name} outputSchema`);
+    byName.set(tool.name, tool);
+  }
+  return { byName, descriptors: deepFreeze(structuredClone(tools.map(toMcpToolDescriptor))) };
+}
+
+/**
+ * The tools a server offers, in advertisement order (deterministic: the order given). Given a
+ * function instead of definitions, the registry builds and validates them on first use (the
+ * first tools/list or tools/call), so a server answers `server/discover` without paying for
+ * its tool catalogue (issue 3 cold start); either way nothing is advertised unvalidated.
+ */
+export class PmMcpToolRegistry {
+  private built: BuiltTools | undefined;
+  private source: McpToolSource | undefined;
+
+  constructor(tools: McpToolSource) {
+    if (typeof tools === 'function') this.source = tools;
+    else this.built = buildTools(tools);
+  }
+
+  /** Precomputed, frozen `Tool` descriptors in advertisement order. */
+  get descriptors(): readonly McpToolDescriptor[] {
+    return this.tools().descriptors;
   }
 
   get size(): number {
-    return this.byName.size;
+    return this.tools().byName.size;
   }
 
   get(name: string): AnyMcpToolDefinition | undefined {
-    return this.byName.get(name);
+    return this.tools().byName.get(name);
+  }
+
+  private tools(): BuiltTools {
+    if (!this.built) {
+      const source = this.source as () => readonly AnyMcpToolDefinition[];
+      this.built = buildTools(source());
+      this.source = undefined;
+    }
+    return this.built;
   }
 }

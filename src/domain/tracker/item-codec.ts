@@ -1,6 +1,6 @@
 import { parseDocument, stringify } from 'yaml';
 import { CorruptDataError } from '../errors/index.js';
-import { ITEM_KEY_ORDER, itemFrontMatterSchema, type Item, type ItemFrontMatter } from './item.js';
+import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './item.js';
 
 const FENCE = '---';
 
@@ -38,7 +38,7 @@ export function parseItem(text: string, source: string): Item {
   } catch (error) {
     throw corrupt(source, `YAML error: ${(error as Error).message}`);
   }
-  const parsed = itemFrontMatterSchema.safeParse(raw);
+  const parsed = itemSchemas().frontMatter.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw corrupt(source, `${issue.path.join('.') || 'front matter'}: ${issue.message}`);

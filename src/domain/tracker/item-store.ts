@@ -2,6 +2,7 @@ import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import { deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
+import { sameSignature } from './index-entry.js';
 import { parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
@@ -13,12 +14,12 @@ export interface StoredItem {
   readonly digest: string;
 }
 
-/** How many parsed items {@link ItemStore.readItem} remembers (by exact file text). */
+/** How many parsed items {@link ItemStore.readItem} remembers (by file signature and text). */
 const PARSED_MEMO_LIMIT = 1024;
 
 /** Reads and writes item files; the files are the source of truth. */
 export class ItemStore {
-  private readonly parsed = new Map<string, { readonly text: string; readonly item: Item }>();
+  private readonly parsed = new Map<string, { readonly signature: FileSignature; readonly text: string; readonly item: Item }>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -36,18 +37,24 @@ export class ItemStore {
   }
 
   /**
-   * Reads an item file and returns the parsed item, deep-frozen. The file is read every time;
-   * only the parse is reused, and only when the text is byte-for-byte the one parsed before.
+   * Reads an item file and returns the parsed item, deep-frozen. The file stays the source of
+   * truth: its signature (size, mtime, inode; the same test the index uses to see edits made
+   * outside pm) is taken on every call, and the text is read again whenever it differs from the
+   * one the remembered parse was read under. pm replaces item files by rename, so each of its
+   * writes changes the inode. The signature is taken before the read, so a file replaced while
+   * it is being read is read again on the next call rather than remembered stale.
    */
   async readItem(id: string): Promise<Item | undefined> {
     const path = this.paths.itemFile(id);
+    const signature = await this.fs.stat(path);
+    if (signature === undefined) return undefined;
+    const known = this.parsed.get(id);
+    if (known && sameSignature(known.signature, signature)) return known.item;
     const text = await this.fs.readText(path);
     if (text === undefined) return undefined;
-    const known = this.parsed.get(id);
-    if (known?.text === text) return known.item;
-    const item = deepFreeze(parseItem(text, path));
+    const item = known?.text === text ? known.item : deepFreeze(parseItem(text, path));
     if (this.parsed.size >= PARSED_MEMO_LIMIT) this.parsed.clear();
-    this.parsed.set(id, { text, item });
+    this.parsed.set(id, { signature, text, item });
     return item;
   }
 

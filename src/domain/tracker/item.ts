@@ -1,64 +1,72 @@
 import { z } from 'zod';
+import { lazy } from '../util/lazy.js';
 
-const isoTime = z.string().datetime({ offset: true });
-const itemId = z.string().regex(/^[a-z][a-z0-9]{0,11}-[0-9a-z]{3,16}$/, 'not a pm item id');
-
-export const claimSchema = z.object({
-  holder: z.string().min(1),
-  claimedAt: isoTime,
-  expiresAt: isoTime,
-}).strict();
-
-export const commentSchema = z.object({
-  id: z.string().min(1),
-  author: z.string().min(1),
-  at: isoTime,
-  text: z.string().min(1),
-}).strict();
-
-export const criterionSchema = z.object({
-  text: z.string().min(1),
-  done: z.boolean().default(false),
-}).strict();
-
-export const closureSchema = z.object({
-  at: isoTime,
-  by: z.string().min(1),
-  evidence: z.string().min(1),
-}).strict();
+/** The shape of an item id: a project prefix, a dash, a short random part. */
+export const ITEM_ID_PATTERN = /^[a-z][a-z0-9]{0,11}-[0-9a-z]{3,16}$/;
 
 /**
- * Front matter of an item file (`.agents/pm/items/<id>.md`). Optional collections are omitted
- * on disk when empty so files stay short and diffs stay small; parsing restores the defaults.
+ * The zod schemas of an item file's front matter, built on first use (a `pm-mcp` that only
+ * answers discovery never parses an item). Optional collections are omitted on disk when empty
+ * so files stay short and diffs stay small; parsing restores the defaults.
  */
-export const itemFrontMatterSchema = z.object({
-  id: itemId,
-  title: z.string().min(1).max(500),
-  type: z.string().min(1),
-  status: z.string().min(1),
-  priority: z.number().int().min(0).max(4),
-  tags: z.array(z.string().min(1)).default([]),
-  parent: itemId.optional(),
-  assignee: z.string().min(1).optional(),
-  claim: claimSchema.optional(),
-  blockedBy: z.array(itemId).default([]),
-  related: z.array(itemId).default([]),
-  acceptance: z.array(criterionSchema).default([]),
-  files: z.array(z.string().min(1)).default([]),
-  tests: z.array(z.string().min(1)).default([]),
-  custom: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-  closure: closureSchema.optional(),
-  comments: z.array(commentSchema).default([]),
-  created: isoTime,
-  updated: isoTime,
-  revision: z.number().int().min(1),
-}).strict();
+function buildItemSchemas() {
+  const isoTime = z.string().datetime({ offset: true });
+  const itemId = z.string().regex(ITEM_ID_PATTERN, 'not a pm item id');
+  const claim = z.object({
+    holder: z.string().min(1),
+    claimedAt: isoTime,
+    expiresAt: isoTime,
+  }).strict();
+  const comment = z.object({
+    id: z.string().min(1),
+    author: z.string().min(1),
+    at: isoTime,
+    text: z.string().min(1),
+  }).strict();
+  const criterion = z.object({
+    text: z.string().min(1),
+    done: z.boolean().default(false),
+  }).strict();
+  const closure = z.object({
+    at: isoTime,
+    by: z.string().min(1),
+    evidence: z.string().min(1),
+  }).strict();
+  const frontMatter = z.object({
+    id: itemId,
+    title: z.string().min(1).max(500),
+    type: z.string().min(1),
+    status: z.string().min(1),
+    priority: z.number().int().min(0).max(4),
+    tags: z.array(z.string().min(1)).default([]),
+    parent: itemId.optional(),
+    assignee: z.string().min(1).optional(),
+    claim: claim.optional(),
+    blockedBy: z.array(itemId).default([]),
+    related: z.array(itemId).default([]),
+    acceptance: z.array(criterion).default([]),
+    files: z.array(z.string().min(1)).default([]),
+    tests: z.array(z.string().min(1)).default([]),
+    custom: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    closure: closure.optional(),
+    comments: z.array(comment).default([]),
+    created: isoTime,
+    updated: isoTime,
+    revision: z.number().int().min(1),
+  }).strict();
+  return { claim, comment, criterion, closure, frontMatter };
+}
 
-export type Claim = z.infer<typeof claimSchema>;
-export type Comment = z.infer<typeof commentSchema>;
-export type Criterion = z.infer<typeof criterionSchema>;
-export type Closure = z.infer<typeof closureSchema>;
-export type ItemFrontMatter = z.infer<typeof itemFrontMatterSchema>;
+type ItemSchemas = ReturnType<typeof buildItemSchemas>;
+
+/** The schemas of an item file (`.agents/pm/items/<id>.md`), built once on first use. */
+export const itemSchemas: () => ItemSchemas = lazy(buildItemSchemas);
+
+export type Claim = z.infer<ItemSchemas['claim']>;
+export type Comment = z.infer<ItemSchemas['comment']>;
+export type Criterion = z.infer<ItemSchemas['criterion']>;
+export type Closure = z.infer<ItemSchemas['closure']>;
+export type ItemFrontMatter = z.infer<ItemSchemas['frontMatter']>;
 
 /** A work item: front matter plus its Markdown body (the description). */
 export interface Item extends ItemFrontMatter {
@@ -72,4 +80,3 @@ export const ITEM_KEY_ORDER: readonly (keyof ItemFrontMatter)[] = [
   'created', 'updated', 'revision',
 ];
 
-export const ITEM_ID_PATTERN = /^[a-z][a-z0-9]{0,11}-[0-9a-z]{3,16}$/;

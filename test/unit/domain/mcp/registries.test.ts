@@ -50,6 +50,23 @@ describe('tool registry', () => {
     expect(() => new PmMcpToolRegistry([tool({}), tool({})])).toThrow(/twice/);
     expect(() => assertMcpObjectSchema(null, 'x')).toThrow(RangeError);
   });
+  test('given a function, builds and validates the catalogue once, on first use', () => {
+    let builds = 0;
+    const registry = new PmMcpToolRegistry(() => {
+      builds++;
+      return [tool({ name: 'first' }), tool({ name: 'second' })];
+    });
+    expect(builds).toBe(0);
+    expect(registry.get('second')?.name).toBe('second');
+    expect(registry.descriptors.map((d) => d.name)).toEqual(['first', 'second']);
+    expect(registry.size).toBe(2);
+    expect(builds).toBe(1);
+  });
+  test('a lazy catalogue is validated before anything is advertised', () => {
+    const registry = new PmMcpToolRegistry(() => [tool({ name: 'has space' })]);
+    expect(() => registry.descriptors).toThrow(RangeError);
+    expect(() => registry.get('has space')).toThrow(RangeError);
+  });
 });
 
 describe('resource and prompt registries', () => {
