@@ -22,6 +22,15 @@ async function assertNoTornItems(root: string): Promise<number> {
   return count;
 }
 
+/** Items whose history records an edit made outside pm (none may appear: only pm writes here). */
+async function externalEdits(root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await readdir(`${root}/history`)) {
+    if ((await readFile(`${root}/history/${name}`, 'utf8')).includes('"op":"external_edit"')) found.push(name);
+  }
+  return found;
+}
+
 async function assertValid(tracker: Tracker): Promise<string[]> {
   const report = await tracker.validate();
   expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
@@ -59,6 +68,8 @@ describe('a writer killed with SIGKILL mid-write', () => {
       expect(item.comments.at(-1)!.text).toBe(`after kill ${round}`);
       await tracker.create({ title: `created after kill ${round}` });
       expect(await assertValid(tracker)).not.toContain(victim);
+      // Interrupted writes were rolled forward from their history lines, never taken for outside edits.
+      expect(await externalEdits(root)).toEqual([]);
       expect(await exists(`${root}/.runtime/write.lock`)).toBe(false);
       await assertNoTornItems(root);
     }

@@ -3,17 +3,30 @@ import { utf8Length } from '../util/utf8.js';
 import type { Receipt } from './receipt.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
-interface LedgerRecord {
+/** A mutation announced before its history line is written (write-ahead; see below). */
+export interface LedgerIntent {
+  readonly itemId: string;
+  readonly receiptId: string;
+}
+
+/** What the ledger knows of one key: the finished receipt, or only the intent. */
+export interface LedgerRecord {
   readonly scope: string;
   readonly key: string;
   readonly fingerprint: string;
-  readonly receipt: Receipt;
+  readonly receipt?: Receipt;
+  readonly intent?: LedgerIntent;
 }
 
 /**
  * Remembers which idempotency keys were used, by whom and for which request, in an
  * append-only file under the runtime area. Followed by byte offset so every process sees the
  * keys other processes recorded; read and written only under the write lock.
+ *
+ * Write-ahead, so a writer killed mid-mutation never lets a retry apply twice: the intent
+ * (item id and receipt id) is recorded before the history line, the receipt after the item
+ * file. A retry that finds only the intent asks the item's history whether that receipt was
+ * written (the mutation happened: replay it) or not (it never happened: run it).
  */
 export class IdempotencyLedger {
   private readonly records = new Map<string, LedgerRecord>();
@@ -29,10 +42,19 @@ export class IdempotencyLedger {
     return this.records.get(compositeKey(scope, key));
   }
 
+  /** Announces a mutation before its history line is written. */
+  async intend(scope: string, key: string, fingerprint: string, intent: LedgerIntent): Promise<void> {
+    await this.put({ scope, key, fingerprint, intent });
+  }
+
+  /** Records the receipt of a finished mutation. */
   async record(scope: string, key: string, fingerprint: string, receipt: Receipt): Promise<void> {
-    const record: LedgerRecord = { scope, key, fingerprint, receipt };
+    await this.put({ scope, key, fingerprint, receipt });
+  }
+
+  private async put(record: LedgerRecord): Promise<void> {
     await this.fs.append(this.paths.idempotencyLedger, `${JSON.stringify(record)}\n`);
-    this.records.set(compositeKey(scope, key), record);
+    this.records.set(compositeKey(record.scope, record.key), record);
   }
 
   private async follow(): Promise<void> {

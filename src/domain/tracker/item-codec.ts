@@ -5,8 +5,32 @@ import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './
 const FENCE = '---';
 
 /**
- * Serializes an item to its file form: YAML front matter in a fixed key order, empty optional
- * collections omitted, then the Markdown body. The same item always yields the same bytes.
+ * Key order of the nested objects, as the schema declares them (and as parsing yields them).
+ * Serializing in this order, not in whatever order an object was built with, is what makes the
+ * bytes a function of the item alone: a write rolled forward from its history patch (whose
+ * values are canonical JSON, keys sorted) must reproduce the very file the patch describes.
+ */
+const NESTED_KEY_ORDER: Readonly<Partial<Record<keyof ItemFrontMatter, readonly string[]>>> = {
+  claim: ['holder', 'claimedAt', 'expiresAt'],
+  closure: ['at', 'by', 'evidence'],
+  comments: ['id', 'author', 'at', 'text'],
+  acceptance: ['text', 'done'],
+};
+
+function inKeyOrder(value: unknown, order: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((entry) => inKeyOrder(entry, order));
+  if (!value || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of order) if (record[key] !== undefined) out[key] = record[key];
+  for (const key of Object.keys(record).sort()) if (!(key in out) && record[key] !== undefined) out[key] = record[key];
+  return out;
+}
+
+/**
+ * Serializes an item to its file form: YAML front matter in a fixed key order (nested objects
+ * too), empty optional collections omitted, then the Markdown body. The same item always yields
+ * the same bytes, whatever order its objects' keys were built in.
  */
 export function serializeItem(item: Item): string {
   const front: Record<string, unknown> = {};
@@ -15,7 +39,8 @@ export function serializeItem(item: Item): string {
     if (value === undefined) continue;
     if (Array.isArray(value) && value.length === 0) continue;
     if (key === 'custom' && Object.keys(value as object).length === 0) continue;
-    front[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : value;
+    const nested = NESTED_KEY_ORDER[key];
+    front[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
   }
   const yaml = stringify(front, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
   const body = item.body.trim();

@@ -76,17 +76,11 @@ export class MutationEngine {
   }
 
   private async runLocked(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
-    const { ledger, store, clock } = this.deps;
+    const { ledger, clock } = this.deps;
     const fingerprint = request.idempotencyKey ? digestOf(this.deps.hasher, canonicalJson({ op: request.op, itemId: request.itemId ?? null, params: request.params })) : undefined;
-    if (request.idempotencyKey) {
-      const prior = await ledger.find(request.actor, request.idempotencyKey);
-      if (prior) {
-        if (prior.fingerprint !== fingerprint) {
-          throw new IdempotencyConflictError(`idempotency key '${request.idempotencyKey}' was already used for a different request (${prior.receipt.op} of ${prior.receipt.itemId})`, { idempotencyKey: request.idempotencyKey, receiptId: prior.receipt.receiptId });
-        }
-        const item = (await store.read(prior.receipt.itemId))?.item ?? null;
-        return deepFreeze({ receipt: prior.receipt, item, replayed: true, changed: false });
-      }
+    if (request.idempotencyKey && fingerprint) {
+      const replay = await this.replay(request.actor, request.idempotencyKey, fingerprint);
+      if (replay) return replay;
     }
     const itemId = request.itemId ?? (await this.allocateId());
     const current = await this.reconcile(itemId, request.actor);
@@ -104,17 +98,46 @@ export class MutationEngine {
       return deepFreeze({ receipt: head ? toReceipt(head) : this.syntheticReceipt(request, current), item: current.item, replayed: false, changed: false });
     }
     const next = proposed ? { ...proposed, revision: (current?.item.revision ?? 0) + 1, updated: now, ...(current ? {} : { created: now }) } : null;
-    const entry = await this.write(itemId, request, current, next, now, fingerprint);
+    const receiptId = `rcpt-${this.deps.ids.randomBase36(12)}`;
+    if (request.idempotencyKey && fingerprint) await ledger.intend(request.actor, request.idempotencyKey, fingerprint, { itemId, receiptId });
+    const entry = await this.write(itemId, receiptId, request, current, next, now, fingerprint);
     const receipt = toReceipt(entry);
     if (request.idempotencyKey && fingerprint) await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
     return deepFreeze({ receipt, item: next, replayed: false, changed: true });
   }
 
-  private async write(itemId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
+  /**
+   * The first outcome of a key already used by this actor, or undefined when the request must
+   * run. A key used for a different request is refused. A key with only an intent (its writer
+   * was killed mid-mutation) is settled from the item's history: the receipt is there (the
+   * interrupted write is rolled forward and replayed) or it is not (nothing happened).
+   */
+  private async replay(actor: string, key: string, fingerprint: string): Promise<MutationResult<Item | null> | undefined> {
+    const { ledger, store, history } = this.deps;
+    const prior = await ledger.find(actor, key);
+    if (!prior) return undefined;
+    if (prior.fingerprint !== fingerprint) {
+      const what = prior.receipt ? `${prior.receipt.op} of ${prior.receipt.itemId}` : `a change of ${prior.intent?.itemId}`;
+      throw new IdempotencyConflictError(`idempotency key '${key}' was already used for a different request (${what})`, { idempotencyKey: key, receiptId: prior.receipt?.receiptId ?? prior.intent?.receiptId ?? null });
+    }
+    let receipt = prior.receipt;
+    if (!receipt && prior.intent) {
+      const written = (await history.read(prior.intent.itemId)).find((entry) => entry.receiptId === prior.intent!.receiptId);
+      if (!written) return undefined;
+      await this.reconcile(prior.intent.itemId, actor);
+      receipt = toReceipt(written);
+      await ledger.record(actor, key, fingerprint, receipt);
+    }
+    if (!receipt) return undefined;
+    const item = (await store.read(receipt.itemId))?.item ?? null;
+    return deepFreeze({ receipt, item, replayed: true, changed: false });
+  }
+
+  private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
     const { store, history, hasher } = this.deps;
     const text = next ? store.encode(next) : null;
     const entry = await history.append(itemId, {
-      receiptId: `rcpt-${this.deps.ids.randomBase36(12)}`,
+      receiptId,
       op: request.op,
       itemId,
       actor: request.actor,

@@ -27,6 +27,23 @@ describe('item codec', () => {
     expect(serializeItem({ ...base, custom: { alpha: 'a', zeta: 1 } })).toBe(serializeItem(base));
   });
 
+  it('writes nested objects in the schema key order, whatever order they were built in', () => {
+    const full: Item = {
+      ...base,
+      claim: { holder: 'ann', claimedAt: '2026-01-02T00:00:00.000Z', expiresAt: '2026-01-02T01:00:00.000Z' },
+      closure: { at: '2026-01-03T00:00:00.000Z', by: 'ann', evidence: 'commit abc' },
+    };
+    // As a history patch carries them: canonical JSON, keys sorted.
+    const sorted = JSON.parse(JSON.stringify(full, (_key, value: unknown) =>
+      value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+    )) as Item;
+    expect(Object.keys(sorted.comments[0]!)).toEqual(['at', 'author', 'id', 'text']);
+    expect(serializeItem(sorted)).toBe(serializeItem(full));
+    expect(serializeItem(parseItem(serializeItem(sorted), 'x.md'))).toBe(serializeItem(full));
+    expect(serializeItem(full)).toMatch(/- id: c-1\n {4}author: bob\n {4}at: /);
+    expect(serializeItem(full)).toMatch(/claim:\n {2}holder: ann\n {2}claimedAt: /);
+  });
+
   it('accepts CRLF line endings and a BOM as written by editors', () => {
     const text = `\uFEFF${serializeItem(base).replace(/\n/g, '\r\n')}`;
     expect(parseItem(text, 'x.md').title).toBe(base.title);
