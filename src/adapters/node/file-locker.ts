@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { LockOptions, Locker, ReleaseLock } from '../../ports/locker.js';
 import { LockTimeoutError } from '../../domain/errors/index.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { processStartMs } from './process-start.js';
 
 interface LockOwner {
   readonly pid: number;
@@ -27,6 +28,12 @@ interface LockFileState {
  */
 const UNREADABLE_STALE_MS = 1000;
 
+/**
+ * How much later than a lock's timestamp its pid's process may have started and still be its
+ * holder: the start time read from /proc is accurate to about a second.
+ */
+const PID_REUSE_SLACK_MS = 2000;
+
 export interface FileLockerOptions {
   /** A lock held longer than this by a holder we cannot check (another host) is stale. */
   readonly staleMs?: number;
@@ -36,8 +43,9 @@ export interface FileLockerOptions {
 
 /**
  * A cross-process lock: the lock file is created with O_EXCL and names its owner (pid, host,
- * random token). A lock whose owner process is gone (same host) or that is older than staleMs
- * (other hosts) is stale. Recovery is serialized through a second O_EXCL "recovery" file and
+ * random token). A lock whose owner process is gone (same host; also when its pid now belongs
+ * to a process that started after the lock was taken) or that is older than staleMs (other
+ * hosts) is stale. Recovery is serialized through a second O_EXCL "recovery" file and
  * re-checks the owner token before unlinking, so two recoverers can never both win and a fresh
  * lock is never removed.
  */
@@ -86,7 +94,7 @@ export class FileLocker implements Locker {
   private isStale(state: LockFileState): boolean {
     const { owner } = state;
     if (!owner) return Date.now() - state.mtimeMs > UNREADABLE_STALE_MS;
-    if (owner.host === this.host) return !processAlive(owner.pid);
+    if (owner.host === this.host) return !processAlive(owner.pid) || pidReused(owner);
     return Date.now() - owner.at > this.staleMs;
   }
 
@@ -151,6 +159,12 @@ function removeQuietly(path: string): void {
   } catch {
     // Already gone (or never ours to remove): nothing to do.
   }
+}
+
+/** The owner's pid now belongs to a process started after the lock was taken (Linux). */
+function pidReused(owner: LockOwner): boolean {
+  const started = processStartMs(owner.pid);
+  return started !== undefined && started > owner.at + PID_REUSE_SLACK_MS;
 }
 
 function processAlive(pid: number): boolean {

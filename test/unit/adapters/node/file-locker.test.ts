@@ -1,6 +1,8 @@
-import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { FileLocker } from '../../../../src/adapters/node/file-locker.js';
+import { processStartMs } from '../../../../src/adapters/node/process-start.js';
 import { LockTimeoutError } from '../../../../src/domain/errors/index.js';
 import { ChildProcesses, deadPid, workerPath } from '../../../support/child-processes.js';
 import { useTempDir } from '../../../support/temp-dir.js';
@@ -70,6 +72,28 @@ describe('FileLocker', () => {
     const release = await new FileLocker().acquire(path, { timeoutMs: 2000 });
     expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: process.pid });
     await release();
+  });
+
+  it('recovers a lock whose pid now belongs to a process started after the lock was taken', async () => {
+    const path = lockPath();
+    // A live process (this one) whose pid the lock names, taken an hour before it started: the
+    // holder died and the pid was reused.
+    const started = processStartMs(process.pid);
+    expect(started).toBeDefined();
+    expect(Math.abs(started! - (Date.now() - process.uptime() * 1000))).toBeLessThan(3000);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify({ pid: process.pid, host: hostname(), token: 'before-reuse', at: started! - 3_600_000 }));
+    const release = await new FileLocker().acquire(path, { timeoutMs: 2000 });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: process.pid, token: expect.not.stringMatching('before-reuse') });
+    await release();
+  });
+
+  it('keeps a lock of a live process that started before the lock was taken', async () => {
+    const path = lockPath();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live-holder', at: Date.now() }));
+    await expect(new FileLocker().acquire(path, { timeoutMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ token: 'live-holder' });
   });
 
   it('clears a stale recovery guard left by a dead recoverer', async () => {
