@@ -146,28 +146,45 @@ async function throughput(peers, frames, checks) {
   return results;
 }
 
+/**
+ * Spawn to the first `server/discover` response (the target), then to the `tools/list`
+ * response asked for as soon as discovery answered (what a host does next): the second
+ * figure includes whatever a server defers past discovery (pm builds its tool catalogue on
+ * first use).
+ */
 async function coldStarts(checks) {
   const samples = Object.fromEntries(COLD_NAMES.map((n) => [n, []]));
+  const listSamples = Object.fromEntries(COLD_NAMES.map((n) => [n, []]));
   let errors = 0;
-  const frame = frameOf('server/discover', {})(1);
   for (let i = 0; i < SPAWNS; i++) {
     const order = COLD_NAMES.map((_, k) => COLD_NAMES[(k + i) % COLD_NAMES.length]);
     for (const name of order) {
       const peer = SERVERS[name]();
-      const first = new Promise((resolve) => peer.pending.set(peer.nextId++, (line, at) => resolve({ message: JSON.parse(line), at })));
-      peer.child.stdin.write(`${frame}\n`);
-      const { message, at } = await first;
-      if (!checks[name].discover(message)) errors++;
-      samples[name].push(at - peer.spawnedAt);
+      const answer = () => {
+        const id = peer.nextId++;
+        const reply = new Promise((resolve) => peer.pending.set(id, (line, at) => resolve({ message: JSON.parse(line), at })));
+        return { id, reply };
+      };
+      const discover = answer();
+      peer.child.stdin.write(`${frameOf('server/discover', {})(discover.id)}\n`);
+      const first = await discover.reply;
+      const list = answer();
+      peer.child.stdin.write(`${frameOf('tools/list', {})(list.id)}\n`);
+      const listed = await list.reply;
+      if (!checks[name].discover(first.message)) errors++;
+      if (!checks[name].list(listed.message)) errors++;
+      samples[name].push(first.at - peer.spawnedAt);
+      listSamples[name].push(listed.at - peer.spawnedAt);
       await peer.close();
     }
   }
-  const byServer = Object.fromEntries(COLD_NAMES.map((n) => [n, {
-    medianMs: round(quantile(samples[n], 0.5)),
-    minMs: round(Math.min(...samples[n])),
-    maxMs: round(Math.max(...samples[n])),
-    samples: samples[n].map(round),
-  }]));
+  const summary = (values) => ({
+    medianMs: round(quantile(values, 0.5)),
+    minMs: round(Math.min(...values)),
+    maxMs: round(Math.max(...values)),
+    samples: values.map(round),
+  });
+  const byServer = Object.fromEntries(COLD_NAMES.map((n) => [n, { ...summary(samples[n]), toolsList: summary(listSamples[n]) }]));
   return { errors, byServer };
 }
 
@@ -192,6 +209,7 @@ function report(result) {
     row('tools/list p99 ms', (n) => list[n].p99Ms, fmt),
     row('tools/list server CPU µs/request', (n) => list[n].cpuUsPerRequest, int),
     row(`cold start ms (median of ${SPAWNS})`, (n) => cold[n]?.medianMs, fmt),
+    row('  … to the first tools/list ms', (n) => cold[n]?.toolsList.medianMs, fmt),
     row('peak RSS MB (VmHWM)', (n) => result.peakRssMb[n], (v) => v.toFixed(1)),
   ];
   console.log(`\nprofile ${PROFILE} (${result.toolCount} tools, tools/list result ${result.bytes.list} B, pm_get result ${result.bytes.call} B, floor result ${result.bytes.floor} B)`);
