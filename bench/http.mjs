@@ -7,13 +7,17 @@
 //             (bench/reference/official-http-server.mjs) serving the same tool list, fetched
 //             from pm at start, every handler returning a constant copy of pm's pm_get result;
 //   floor     a bare node:http JSON-RPC responder (bench/reference/floor-http-server.mjs).
-// For tools/list and tools/call pm_get {id}: per server, a warm-up, then autocannon (programmatic
-// API) with 16 connections for a fixed duration. The same modern request (2026-07-28 _meta and
+// For tools/list and tools/call pm_get {id}: a warm-up per server, then autocannon (programmatic
+// API) with 16 connections for a fixed duration, split into rounds interleaved across the three
+// servers (order rotated per round) so load drift on a shared machine hits them alike; req/s is
+// all requests over all measured seconds, latency percentiles the median of the rounds (and the
+// worst round's p99). The same modern request (2026-07-28 _meta and
 // MCP headers) goes to all three. Every response body is checked (verifyBody: a JSON-RPC result,
 // no error); non-2xx, errors, timeouts and mismatches make the run INVALID (exit 1). One manual
 // request per server and method is also parsed and checked in full. Peak RSS is VmHWM from
 // /proc/<pid>/status at the end. Writes JSON to bench/results/.
-// Options: --duration=S (default 8), --warmup=S (default 2), --connections=N (default 16).
+// Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
+// --connections=N (default 16).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -30,6 +34,7 @@ const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.spli
 const PROFILE = process.env.PM_MCP_PROFILE || 'core';
 const DURATION = Number(arg('duration') ?? 8);
 const WARM_UP = Number(arg('warmup') ?? 2);
+const ROUNDS = Number(arg('rounds') ?? 4);
 const CONNECTIONS = Number(arg('connections') ?? 16);
 const ITEMS = 200;
 const VERSION = '2026-07-28';
@@ -136,9 +141,9 @@ async function cannon(url, request, duration) {
   return result;
 }
 
-function summary(result) {
+function summary(result, seconds) {
   return {
-    rps: round(result.requests.total / (result.duration || DURATION)),
+    rps: round(result.requests.total / (result.duration || seconds)),
     rpsMean: round(result.requests.average),
     p50Ms: result.latency.p50,
     p90Ms: result.latency.p90,
@@ -154,6 +159,36 @@ function summary(result) {
 }
 
 const bad = (s) => s.non2xx + s.errors + s.timeouts + s.mismatches;
+const median = (values) => {
+  const sorted = values.slice().sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * One server's figures over its interleaved rounds: req/s = all requests / all measured seconds;
+ * p50/p90/p99 = the median of the rounds' values, p99Max = the worst round; counts summed.
+ */
+function combine(rounds) {
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
+  const sum = (key) => rounds.reduce((total, r) => total + r[key], 0);
+  return {
+    rps: round(requests / seconds),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p90Ms: median(rounds.map((r) => r.p90Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    p99MaxMs: Math.max(...rounds.map((r) => r.p99Ms)),
+    maxMs: Math.max(...rounds.map((r) => r.maxMs)),
+    requests,
+    seconds,
+    roundRps: rounds.map((r) => r.rps),
+    non2xx: sum('non2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    mismatches: sum('mismatches'),
+  };
+}
 const ratio = (a, b) => (b > 0 ? round(a / b) : NaN);
 
 function report(result) {
@@ -167,11 +202,12 @@ function report(result) {
     rows.push(row(`${label} req/s`, (n) => tp[kind][n].rps, int));
     rows.push(row(`${label} p50 ms`, (n) => tp[kind][n].p50Ms, fmt));
     rows.push(row(`${label} p99 ms`, (n) => tp[kind][n].p99Ms, fmt));
+    rows.push(row(`${label} p99 worst round ms`, (n) => tp[kind][n].p99MaxMs, fmt));
     rows.push(row(`${label} bad responses`, (n) => bad(tp[kind][n]), int));
   }
   rows.push(row('peak RSS MB (VmHWM)', (n) => rss[n], (v) => v.toFixed(1)));
   console.log(`\nprofile ${PROFILE} (${result.toolCount} tools; tools/list body ${result.bytes.list} B, pm_get body ${result.bytes.call} B)`);
-  console.log(`autocannon ${CONNECTIONS} connections, ${WARM_UP} s warm-up + ${DURATION} s per server and method; ${cpus().length} CPUs, node ${process.version}, load average at start ${result.machine.loadAverage.join(' ')}\n`);
+  console.log(`autocannon ${CONNECTIONS} connections, ${WARM_UP} s warm-up + ${DURATION} s (${ROUNDS} interleaved rounds) per server and method; ${cpus().length} CPUs, node ${process.version}, load average at start ${result.machine.loadAverage.join(' ')}\n`);
   console.log(table(['measure', ...NAMES, 'pm/official', 'pm/floor'], rows));
   console.log('\nTargets:');
   const line = (label, value, target, ok, unit = 'x') => console.log(`  ${label.padEnd(36)} ${(unit === 'x' ? x(value) : `${fmt(value)} ms`).padStart(9)}  target ${target.padEnd(9)} ${ok ? 'ok' : 'MISSED'}`);
@@ -230,16 +266,27 @@ try {
     }
   }
 
+  // Per method: every server warmed up, then ROUNDS interleaved rounds of DURATION / ROUNDS
+  // seconds each, the server order rotated per round, so load drift on the shared machine hits
+  // the three servers alike.
   const throughput = { list: {}, call: {} };
+  const roundSeconds = DURATION / ROUNDS;
   for (const kind of KINDS) {
-    for (const name of NAMES) {
-      process.stdout.write(`${kind} ${name}: warm-up ${WARM_UP} s, measure ${DURATION} s… `);
-      const request = requestOf(kind, itemId);
-      const warm = summary(await cannon(servers[name].url, request, WARM_UP));
-      const s = summary(await cannon(servers[name].url, request, DURATION));
-      throughput[kind][name] = { ...s, warmUpBad: bad(warm) };
-      console.log(`${s.rps.toFixed(0)} req/s`);
+    const request = requestOf(kind, itemId);
+    const warmUpBad = {};
+    for (const name of NAMES) warmUpBad[name] = bad(summary(await cannon(servers[name].url, request, WARM_UP), WARM_UP));
+    const rounds = Object.fromEntries(NAMES.map((n) => [n, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]);
+      process.stdout.write(`${kind} round ${r + 1}/${ROUNDS}:`);
+      for (const name of order) {
+        const s = summary(await cannon(servers[name].url, request, roundSeconds), roundSeconds);
+        rounds[name].push({ ...s, seconds: roundSeconds });
+        process.stdout.write(` ${name} ${s.rps.toFixed(0)}`);
+      }
+      console.log(' req/s');
     }
+    for (const name of NAMES) throughput[kind][name] = { ...combine(rounds[name]), warmUpBad: warmUpBad[name] };
   }
   const peak = Object.fromEntries(NAMES.map((n) => [n, round(peakRssMb(servers[n].child.pid))]));
 
@@ -253,6 +300,8 @@ try {
       connections: CONNECTIONS,
       warmUpSeconds: WARM_UP,
       durationSeconds: DURATION,
+      rounds: ROUNDS,
+      aggregation: 'rounds interleaved across servers (order rotated); req/s = requests / measured seconds; p50/p90/p99 = median of rounds, p99MaxMs = worst round',
       client: 'autocannon 9 programmatic API, one client thread on the same machine, pipelining 1, verifyBody on every response',
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',

@@ -1,17 +1,11 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  checkMcpHttpHost,
-  checkMcpHttpOrigin,
-  MCP_SSE_HEADERS,
-  MCP_SSE_KEEP_ALIVE,
-  mcpHttpRejection,
-  type McpHttpRejection,
-  type McpHttpResponder,
-  type McpHttpSecurityPolicy,
-  type PmMcpHttpEndpoint,
-} from '../../domain/mcp/http/index.js';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction } from 'express';
 import { MCP_ERROR_CODES } from '../../domain/errors/mcp-errors.js';
+import { checkMcpHttpHost, mcpHttpRejection, type McpHttpSecurityPolicy, type PmMcpHttpEndpoint } from '../../domain/mcp/http/index.js';
 import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
+import { writeJsonResponse, writeRejection } from './http-responder.js';
+import { createMcpPathHandler } from './mcp-path-handler.js';
+import { isRequestTargetPath, requestTargetPath } from './request-target.js';
 
 /**
  * The express 5 binding of pm's Streamable HTTP endpoint (seed 004 "Transport behavior";
@@ -26,6 +20,13 @@ import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
  *    body, bounded (413), decoded as UTF-8 and handed to the endpoint; any other method → 405
  *    with `Allow: POST`. Mcp-Session-Id and Last-Event-ID are never read and never issued.
  * 4. Anything else → 404. Every rejection carries a JSON-RPC error body.
+ *
+ * Kept thin for the hot path (issue 4 "Performance (benchmark)"; docs/BENCHMARKS.md bench:http):
+ * express routes every request, but with node's own request/response prototypes (its
+ * per-request prototype swap is then a no-op), and the MCP path is one layer registered first:
+ * Host and path are checked on the raw request target (no route regex) and
+ * `mcp-path-handler.ts` serves it (its own bounded body reader instead of body-parser,
+ * cancellation without an AbortController, responses written by `http-responder.ts`).
  */
 
 /** Options of {@link createExpressMcpApp}. */
@@ -44,148 +45,54 @@ export interface ExpressMcpAppOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-const CORS_ALLOWED_HEADERS = 'Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function send(res: Response, rejection: McpHttpRejection): void {
-  if (res.headersSent) return;
-  res.writeHead(rejection.status, { ...rejection.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(rejection.body) });
-  res.end(rejection.body);
-}
-
-function responder(res: Response, keepAliveMs: number): McpHttpResponder {
-  return {
-    respond(status, body, headers) {
-      if (res.headersSent || res.destroyed) return;
-      if (body === undefined) {
-        res.writeHead(status, { ...headers, 'Content-Length': 0 });
-        res.end();
-        return;
-      }
-      res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
-    },
-    openEventStream() {
-      res.writeHead(200, MCP_SSE_HEADERS);
-      res.flushHeaders();
-      const timer = setInterval(() => res.write(MCP_SSE_KEEP_ALIVE), keepAliveMs);
-      timer.unref();
-      res.once('close', () => clearInterval(timer));
-      return {
-        write: (chunk) => {
-          if (!res.writableEnded) res.write(chunk);
-        },
-        end: () => {
-          clearInterval(timer);
-          if (!res.writableEnded) res.end();
-        },
-      };
-    },
-  };
-}
-
 /** The express application serving one MCP endpoint. */
 export function createExpressMcpApp(options: ExpressMcpAppOptions): express.Express {
-  const { endpoint, path, security } = options;
-  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const { path, security } = options;
+  const mcpPath = createMcpPathHandler({
+    endpoint: options.endpoint,
+    security,
+    maxBodyBytes: options.maxBodyBytes,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('query parser', 'simple');
+  // Every handler here uses node's request/response API only, so express is given node's own
+  // prototypes: its per-request `Object.setPrototypeOf(req|res, app.request|app.response)` is
+  // then a no-op. Swapping the prototypes of node's objects cost ~100 µs of CPU per request on
+  // the benchmark machine (2/3 of a tools/list; bench:http, docs/BENCHMARKS.md).
+  app.request = IncomingMessage.prototype as express.Request;
+  app.response = ServerResponse.prototype as express.Response;
 
-  app.use((req, res, next) => {
-    const rejection = checkMcpHttpHost(security, req.headers.host);
-    if (rejection) return send(res, rejection);
+  // One layer, first: Host on every path, then the MCP path itself (no route regex).
+  app.use((req: IncomingMessage, res: ServerResponse, next: NextFunction) => {
+    const misdirected = checkMcpHttpHost(security, req.headers.host);
+    if (misdirected) return writeRejection(res, misdirected);
+    if (isRequestTargetPath(req.url ?? '', path)) return mcpPath(req, res);
     next();
   });
 
   const metadata = options.protectedResourceMetadata;
   if (metadata) {
     const body = JSON.stringify(metadata.document);
-    app.get(metadata.paths as string[], (_req, res) => {
+    const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), 'Access-Control-Allow-Origin', '*', 'Cache-Control', 'max-age=300'];
+    app.get(metadata.paths as string[], (_req: IncomingMessage, res: ServerResponse) => {
       // Public metadata: readable from any origin (browser-based clients discover the authorization server).
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=300' });
+      res.writeHead(200, headers);
       res.end(body);
     });
   }
 
-  const bodyParser = express.raw({ type: () => true, limit: options.maxBodyBytes });
-
-  app.use((req, res, next) => {
-    if (req.path !== path) return next();
-    const origin = req.headers.origin;
-    const forbidden = checkMcpHttpOrigin(security, origin);
-    if (forbidden) return send(res, forbidden);
-    if (origin !== undefined) {
-      // An allowed browser origin may read the response (and the auth challenge).
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate');
-    }
-    if (typeof req.url === 'string' && /[?&]access_token=/.test(req.url)) {
-      return send(res, mcpHttpRejection(400, 'Bad request: bearer tokens are accepted only in the Authorization header, never in the query string'));
-    }
-    if (req.method === 'OPTIONS') {
-      const requested = req.headers['access-control-request-headers'];
-      res.writeHead(204, {
-        Allow: 'POST, OPTIONS',
-        ...(origin !== undefined
-          ? {
-              'Access-Control-Allow-Methods': 'POST',
-              'Access-Control-Allow-Headers': typeof requested === 'string' && /^[A-Za-z0-9\-_, ]*$/.test(requested) ? requested : CORS_ALLOWED_HEADERS,
-              'Access-Control-Max-Age': '600',
-            }
-          : {}),
-      });
-      res.end();
-      return;
-    }
-    if (req.method !== 'POST') {
-      return send(res, mcpHttpRejection(405, `Method not allowed: ${req.method}; this MCP endpoint accepts POST only (no GET stream, no DELETE: there are no sessions)`, { headers: { Allow: 'POST' } }));
-    }
-    bodyParser(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      void handlePost(req, res);
-    });
+  app.use((req: IncomingMessage, res: ServerResponse) => {
+    writeRejection(res, mcpHttpRejection(404, `Not found: ${requestTargetPath(req.url ?? '')} (the MCP endpoint is ${path})`));
   });
 
-  async function handlePost(req: Request, res: Response): Promise<void> {
-    const raw = req.body as Buffer | undefined;
-    let text: string | undefined;
-    if (raw && raw.length) {
-      try {
-        text = UTF8.decode(raw);
-      } catch {
-        return send(res, mcpHttpRejection(400, 'Parse error: the body is not valid UTF-8', { code: MCP_ERROR_CODES.parseError }));
-      }
-    }
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('the client closed the response'));
-    });
-    try {
-      await endpoint.handle({ headers: req.headers, body: text, signal: controller.signal }, responder(res, keepAliveMs));
-    } catch (error) {
-      options.onError?.(error);
-      send(res, { status: 500, body: serializeJsonRpcError(undefined, { code: MCP_ERROR_CODES.internalError, message: 'Internal error' }) });
-      return;
-    }
-    // Cancelled before anything was written: nobody is listening any more.
-    if (!res.headersSent && !res.destroyed) res.destroy();
-  }
-
-  app.use((req, res) => {
-    send(res, mcpHttpRejection(404, `Not found: ${req.path} (the MCP endpoint is ${path})`));
-  });
-
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: unknown, _req: IncomingMessage, res: ServerResponse, _next: NextFunction) => {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-    const type = (error as { type?: unknown }).type;
-    if (type === 'entity.too.large') return send(res, mcpHttpRejection(413, `Payload too large: the body exceeds ${options.maxBodyBytes} bytes`, { headers: { Connection: 'close' } }));
-    if (type === 'request.aborted') return;
-    if (status >= 400 && status < 500) return send(res, mcpHttpRejection(status, `Bad request: ${(error as Error).message}`));
+    if (status >= 400 && status < 500) return writeRejection(res, mcpHttpRejection(status, `Bad request: ${(error as Error).message}`));
     options.onError?.(error);
-    send(res, { status: 500, body: serializeJsonRpcError(undefined, { code: MCP_ERROR_CODES.internalError, message: 'Internal error' }) });
+    writeJsonResponse(res, 500, serializeJsonRpcError(undefined, { code: MCP_ERROR_CODES.internalError, message: 'Internal error' }));
   });
   return app;
 }

@@ -8,6 +8,7 @@ import {
   isJsonRpcId,
   parseMcpFrame,
   PreSerializedJson,
+  PreSerializedJsonRpcResult,
   serializeInvalidRequest,
   serializeJsonRpcError,
   serializeJsonRpcResult,
@@ -35,10 +36,33 @@ export interface PmMcpDispatcherOptions {
   readonly onInternalError?: (error: unknown, where: { readonly method: string; readonly requestId: JsonRpcId }) => void;
 }
 
+/** What a transport can cancel: one in-flight request. */
+export interface McpCancellable {
+  /** Aborts the request (idempotent); nothing more is written for it. */
+  abort(reason: unknown): void;
+}
+
+/**
+ * A sink that takes pre-serialized results as they are (HTTP writes the cached bytes of a
+ * memoized result instead of the response text). Other sinks get the text.
+ */
+export interface McpPreSerializedSink extends MessageSink {
+  sendPreSerialized(response: PreSerializedJsonRpcResult): void;
+}
+
+function takesPreSerialized(sink: MessageSink): sink is McpPreSerializedSink {
+  return typeof (sink as Partial<McpPreSerializedSink>).sendPreSerialized === 'function';
+}
+
 /** Per-message options from the transport. */
 export interface PmMcpDispatchOptions {
   /** Transport-level cancellation (HTTP: the request's response stream closed). */
   readonly signal?: AbortSignal;
+  /**
+   * The cheaper form of `signal`: called once with the request before it runs; the transport
+   * keeps it and calls `abort` when the client goes away (no AbortController, no listener).
+   */
+  onCancel?(request: McpCancellable): void;
 }
 
 const MEMO_LIMIT = 512;
@@ -60,6 +84,12 @@ export class PmMcpDispatcher {
 
   /** Runs one resolved request and returns its serialized response (throws typed errors). */
   async run(ctx: McpRequestContext, request: JsonRpcRequest): Promise<string> {
+    const response = await this.respond(ctx, request);
+    return typeof response === 'string' ? response : response.toString();
+  }
+
+  /** {@link run}, with a memoized result left pre-serialized (for sinks that write it as is). */
+  async respond(ctx: McpRequestContext, request: JsonRpcRequest): Promise<string | PreSerializedJsonRpcResult> {
     if (ctx.era === 'modern' && MCP_REMOVED_MODERN_METHODS.includes(ctx.method)) {
       throw new PmMcpMethodNotFoundError(ctx.method, `Method not found: ${ctx.method} (removed in ${ctx.revision})`);
     }
@@ -80,7 +110,7 @@ export class PmMcpDispatcher {
     if (!(error instanceof PmError)) this.options.onInternalError?.(error, { method, requestId });
   }
 
-  private serialize(ctx: McpRequestContext, id: JsonRpcId, outcome: McpMethodOutcome): string {
+  private serialize(ctx: McpRequestContext, id: JsonRpcId, outcome: McpMethodOutcome): string | PreSerializedJsonRpcResult {
     const resultType = outcome.resultType ?? 'complete';
     const build = () =>
       buildMcpEnvelope(ctx.era, resultType, outcome.body, {
@@ -95,7 +125,7 @@ export class PmMcpDispatcher {
       text = new PreSerializedJson(JSON.stringify(build()));
       this.memo.set(key, text);
     }
-    return serializeJsonRpcResult(id, text);
+    return new PreSerializedJsonRpcResult(id, text);
   }
 }
 
@@ -107,7 +137,7 @@ function idKey(id: JsonRpcId): string {
  * Cancellation state of one in-flight request. The AbortController is created only when the
  * handler first reads `ctx.signal` (most never do), which keeps the hot path allocation-light.
  */
-class InFlight {
+class InFlight implements McpCancellable {
   aborted = false;
   private reason: unknown;
   private controller: AbortController | undefined;
@@ -187,7 +217,12 @@ export class PmMcpConnection {
     this.inFlight.get(idKey(requestId))?.abort(typeof reason === 'string' ? reason : 'cancelled by client');
   }
 
-  private async handleRequest(request: JsonRpcRequest, facts: TransportFacts, sink: MessageSink, options: PmMcpDispatchOptions): Promise<void> {
+  /**
+   * Handles one request that the transport has already classified (HTTP: the endpoint parsed and
+   * classified the body itself), without classifying it again. Resolves when its response has
+   * been written (or it was cancelled).
+   */
+  async handleRequest(request: JsonRpcRequest, facts: TransportFacts, sink: MessageSink, options: PmMcpDispatchOptions = {}): Promise<void> {
     const key = idKey(request.id);
     if (this.inFlight.has(key)) {
       sink.send(serializeInvalidRequest(request.id, 'this id belongs to a request still in flight'));
@@ -200,6 +235,7 @@ export class PmMcpConnection {
       if (external.aborted) forward();
       else external.addEventListener('abort', forward, { once: true });
     }
+    options.onCancel?.(entry);
     this.inFlight.set(key, entry);
     let era: McpEra = 'legacy';
     let notifier: McpRequestNotifierHandle | undefined;
@@ -219,12 +255,14 @@ export class PmMcpConnection {
           return notifier.notifier;
         },
       });
-      const response = await this.dispatcher.run(ctx, request);
+      const response = await this.dispatcher.respond(ctx, request);
       notifier?.close();
       if (entry.aborted) return;
       const legacy = legacyStateAfter(ctx);
       if (legacy) this.legacy = legacy;
-      sink.send(response);
+      if (typeof response === 'string') sink.send(response);
+      else if (takesPreSerialized(sink)) sink.sendPreSerialized(response);
+      else sink.send(response.toString());
     } catch (error) {
       notifier?.close();
       if (entry.aborted) return;

@@ -99,7 +99,44 @@ export function serializeJsonRpcNotification(method: string, params: JsonObject)
   return JSON.stringify({ jsonrpc: '2.0', method, params });
 }
 
+const UTF8_ENCODER = new TextEncoder();
+
 /** A JSON text computed once and spliced into responses unchanged (precomputed list pages). */
 export class PreSerializedJson {
+  #bytes: Uint8Array | undefined;
+
   constructor(readonly json: string) {}
+
+  /** The UTF-8 bytes of {@link json}, encoded on first use and kept (byte hosts write them as they are). */
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= UTF8_ENCODER.encode(this.json));
+  }
+}
+
+/**
+ * A success response whose result is pre-serialized (memoized lists, discover), kept in parts:
+ * `head` + the result + `}` is exactly {@link serializeJsonRpcResult}'s text. A byte-oriented host
+ * (Streamable HTTP) writes the result's cached bytes without building or encoding the whole text
+ * per request (issue 4 "Performance (benchmark)").
+ */
+export class PreSerializedJsonRpcResult {
+  constructor(
+    readonly id: JsonRpcId,
+    readonly result: PreSerializedJson,
+  ) {}
+
+  /** The text before the result: `{"jsonrpc":"2.0","id":<id>,"result":`. */
+  get head(): string {
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":`;
+  }
+
+  /** The text after the result. */
+  get tail(): string {
+    return '}';
+  }
+
+  /** The whole response text. */
+  toString(): string {
+    return serializeJsonRpcResult(this.id, this.result);
+  }
 }

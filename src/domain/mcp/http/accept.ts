@@ -20,9 +20,26 @@ export interface McpHttpResponseForms {
 
 const BOTH: McpHttpResponseForms = Object.freeze({ json: true, sse: true });
 
-/** Parses `Accept` into the response forms pm may use. */
+const MEMO_LIMIT = 64;
+const memo = new Map<string, McpHttpResponseForms>();
+
+/**
+ * Parses `Accept` into the response forms pm may use. Clients send the same few values on every
+ * request, so outcomes are memoized per value (bounded; the outcome is a frozen constant).
+ */
 export function negotiateMcpHttpResponse(accept: string | undefined): McpHttpResponseForms {
-  if (accept === undefined || accept.trim() === '') return BOTH;
+  if (accept === undefined) return BOTH;
+  let forms = memo.get(accept);
+  if (forms === undefined) {
+    forms = parseAccept(accept);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(accept, forms);
+  }
+  return forms;
+}
+
+function parseAccept(accept: string): McpHttpResponseForms {
+  if (accept.trim() === '') return BOTH;
   let json = false;
   let sse = false;
   for (const part of accept.split(',')) {

@@ -1,15 +1,14 @@
 import type { Principal } from '../../../ports/authorizer.js';
-import type { MessageSink } from '../../../ports/transport.js';
 import { PmMcpHeaderMismatchError } from '../../errors/mcp-errors.js';
 import { mcpHttpRequestFacts } from '../auth/request-isolation.js';
-import type { PmMcpDispatcher } from '../dispatcher.js';
+import type { McpCancellable, PmMcpDispatcher } from '../dispatcher.js';
 import { classifyJsonRpcMessage, parseMcpFrame, serializeInvalidRequest, serializeJsonRpcError, type JsonRpcNotification, type JsonRpcRequest } from '../json-rpc.js';
 import { decideMcpEra } from '../request-context.js';
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import { negotiateMcpHttpResponse } from './accept.js';
-import { mcpHttpRejection, mcpHttpStatusForError, type McpHttpRejection } from './http-status.js';
-import { classifyMcpOutbound, formatMcpSseEvent, mcpOutboundText } from './outbound.js';
-import { validateMcpHttpRequestHeaders, type McpHttpHeaders } from './request-headers.js';
+import { mcpHttpRejection, type McpHttpRejection } from './http-status.js';
+import { validateMcpHttpRequestHeaders, type McpHttpHeaderOptions, type McpHttpHeaders } from './request-headers.js';
+import { McpHttpResponseSink } from './response-sink.js';
 
 /**
  * The runtime-neutral Streamable HTTP endpoint (seed 004 "Transport behavior": pm-mcp-http binds
@@ -32,7 +31,14 @@ import { validateMcpHttpRequestHeaders, type McpHttpHeaders } from './request-he
  * 6. Accept is negotiated (see accept.ts); then the request runs on a fresh dispatcher connection.
  *    A lone result is `application/json`; request-scoped notifications before the result (progress
  *    with a progressToken, logs with a logLevel) and `subscriptions/listen` switch the response
- *    to an SSE stream. Closing the response aborts the request (a listen's subscription is deleted).
+ *    to an SSE stream (response-sink.ts). Closing the response aborts the request (a listen's
+ *    subscription is deleted).
+ *
+ * Per-POST cost is kept low (issue 4 "Performance (benchmark)"): the message is parsed and
+ * classified once (the dispatcher is handed the classified request), the host may register
+ * cancellation with `onCancel` instead of creating an AbortController, a tool's header options
+ * are built once per tool, and memoized results (lists, discover) reach a host that implements
+ * `respondParts` as their cached UTF-8 bytes.
  *
  * HTTP statuses of JSON-RPC errors: {@link mcpHttpStatusForError}.
  */
@@ -43,8 +49,13 @@ export interface McpHttpExchange {
   readonly headers: McpHttpHeaders;
   /** The body as text (UTF-8 decoded by the host), undefined when there was none. */
   readonly body: string | undefined;
-  /** Aborted when the client goes away (its response stream closed). */
-  readonly signal: AbortSignal;
+  /** Aborted when the client goes away (its response stream closed). A host may give `onCancel` instead. */
+  readonly signal?: AbortSignal;
+  /**
+   * The cheaper form of `signal` (no AbortController per POST): receives the running request;
+   * the host calls its `abort` when the client goes away before the response is complete.
+   */
+  onCancel?(request: McpCancellable): void;
 }
 
 /** An open SSE response. */
@@ -61,6 +72,12 @@ export interface McpHttpResponder {
   respond(status: number, body?: string, headers?: Readonly<Record<string, string>>): void;
   /** Starts a 200 `text/event-stream` response (headers: MCP_SSE_HEADERS). */
   openEventStream(): McpHttpEventStream;
+  /**
+   * Optional: a complete `application/json` response given in parts (text, or UTF-8 bytes
+   * written as they are) with their total byte length. Memoized results (lists, discover) are
+   * answered this way, so a host that implements it never builds nor encodes their text per request.
+   */
+  respondParts?(status: number, parts: readonly (string | Uint8Array)[], byteLength: number): void;
 }
 
 /** Authorization of one message: the principal, or a rejection (401/403 with a challenge). */
@@ -84,6 +101,7 @@ export class PmMcpHttpEndpoint {
   private active = 0;
   private closing = false;
   private readonly idleWaiters: (() => void)[] = [];
+  private readonly toolHeaderOptions = new WeakMap<object, McpHttpHeaderOptions>();
 
   constructor(private readonly options: PmMcpHttpEndpointOptions) {}
 
@@ -142,7 +160,7 @@ export class PmMcpHttpEndpoint {
     const era = decideMcpEra(request, facts);
     if (era === 'modern') {
       try {
-        validateMcpHttpRequestHeaders(headers, request, { ...this.toolSchema(request) });
+        validateMcpHttpRequestHeaders(headers, request, this.headerOptions(request));
       } catch (error) {
         if (!(error instanceof PmMcpHeaderMismatchError)) throw error;
         return responder.respond(400, serializeJsonRpcError(request.id, error.toJsonRpcError()));
@@ -155,41 +173,29 @@ export class PmMcpHttpEndpoint {
     if (era === 'modern' && request.method === 'subscriptions/listen' && !forms.sse) {
       return reject(responder, mcpHttpRejection(406, 'Not acceptable: subscriptions/listen answers with an SSE stream; Accept must allow text/event-stream', { id: request.id }));
     }
-    let stream: ReturnType<McpHttpResponder['openEventStream']> | undefined;
-    let answered = false;
-    const sink: MessageSink = {
-      send: (message) => {
-        if (answered) return;
-        const kind = classifyMcpOutbound(message, request.id);
-        const text = mcpOutboundText(message);
-        if (kind.kind === 'notification') {
-          if (!forms.sse) return; // JSON-only client: request-scoped notifications are optional, dropped
-          stream ??= responder.openEventStream();
-          stream.write(formatMcpSseEvent(text));
-          return;
-        }
-        answered = true;
-        if (!stream && !forms.json) stream = responder.openEventStream();
-        if (stream) {
-          stream.write(formatMcpSseEvent(text));
-          stream.end();
-          return;
-        }
-        responder.respond(kind.kind === 'error' ? mcpHttpStatusForError(kind.code, era) : 200, text);
-      },
-    };
-    await this.options.dispatcher.connect().handleMessage(request, facts, sink, { signal: exchange.signal });
+    const sink = new McpHttpResponseSink(responder, request.id, era, forms);
+    // The exchange is the dispatch options: its `signal` or `onCancel` carries the cancellation.
+    await this.options.dispatcher.connect().handleRequest(request, facts, sink, exchange);
     // Cancelled (the client closed the response): nothing more is written; release the stream.
-    if (!answered) stream?.end();
+    sink.release();
   }
 
-  private toolSchema(request: JsonRpcRequest): { toolInputSchema?: object } {
-    if (request.method !== 'tools/call') return {};
+  /** The header options of a tools/call (the tool's advertised inputSchema), built once per tool. */
+  private headerOptions(request: JsonRpcRequest): McpHttpHeaderOptions {
+    if (request.method !== 'tools/call') return NO_HEADER_OPTIONS;
     const name = request.params?.name;
     const tool = typeof name === 'string' ? this.options.server.tools?.get(name) : undefined;
-    return tool ? { toolInputSchema: tool.inputSchema } : {};
+    if (!tool) return NO_HEADER_OPTIONS;
+    let options = this.toolHeaderOptions.get(tool);
+    if (options === undefined) {
+      options = Object.freeze({ toolInputSchema: tool.inputSchema });
+      this.toolHeaderOptions.set(tool, options);
+    }
+    return options;
   }
 }
+
+const NO_HEADER_OPTIONS: McpHttpHeaderOptions = Object.freeze({});
 
 function reject(responder: McpHttpResponder, rejection: McpHttpRejection): void {
   responder.respond(rejection.status, rejection.body, rejection.headers);

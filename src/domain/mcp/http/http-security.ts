@@ -85,13 +85,14 @@ export function createMcpHttpSecurityPolicy(options: McpHttpSecurityOptions): Mc
 /** The Origin check: undefined when allowed, else the 403 rejection. */
 export function checkMcpHttpOrigin(policy: McpHttpSecurityPolicy, origin: string | undefined): McpHttpRejection | undefined {
   if (origin === undefined) return undefined;
-  if (policy.origins.has(origin.trim())) return undefined;
+  if (policy.origins.has(origin) || policy.origins.has(origin.trim())) return undefined;
   return mcpHttpRejection(403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed (configure PM_MCP_HTTP_ALLOWED_ORIGINS or --allow-origin)`);
 }
 
 /** The Host check (DNS-rebinding protection): undefined when allowed, else the 421 rejection. */
 export function checkMcpHttpHost(policy: McpHttpSecurityPolicy, host: string | undefined): McpHttpRejection | undefined {
   if (!policy.hosts) return undefined;
-  if (host !== undefined && policy.hosts.has(host.trim().toLowerCase())) return undefined;
+  // Exact hit first (the usual case: no whitespace, already lowercase), then normalized.
+  if (host !== undefined && (policy.hosts.has(host) || policy.hosts.has(host.trim().toLowerCase()))) return undefined;
   return mcpHttpRejection(421, `Misdirected request: Host ${JSON.stringify(host ?? '')} is not served here (configure PM_MCP_HTTP_ALLOWED_HOSTS or --allow-host)`);
 }

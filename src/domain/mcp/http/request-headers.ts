@@ -95,6 +95,16 @@ export function buildMcpHttpRequestHeaders(message: McpInboundMessage, options: 
   return headers;
 }
 
+/** Removes optional whitespace (SP, HTAB) around a value; no copy when there is none (the usual case). */
+function trimOws(value: string): string {
+  const last = value.length - 1;
+  if (last < 0) return value;
+  const first = value.charCodeAt(0);
+  const end = value.charCodeAt(last);
+  if (first !== 0x20 && first !== 0x09 && end !== 0x20 && end !== 0x09) return value;
+  return value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
 /** Case-insensitive lookup; a repeated header with different values is reported as such. */
 function readHeader(headers: McpHttpHeaders, name: string): { value: string | undefined; repeated: boolean } {
   const lower = name.toLowerCase();
@@ -108,8 +118,8 @@ function readHeader(headers: McpHttpHeaders, name: string): { value: string | un
     }
   }
   if (raw === undefined) return { value: undefined, repeated: false };
-  if (typeof raw === 'string') return { value: raw.replace(/^[ \t]+|[ \t]+$/g, ''), repeated: false };
-  const values = [...new Set(raw.map((v) => v.replace(/^[ \t]+|[ \t]+$/g, '')))];
+  if (typeof raw === 'string') return { value: trimOws(raw), repeated: false };
+  const values = [...new Set(raw.map(trimOws))];
   return { value: values[0], repeated: values.length > 1 };
 }
 
