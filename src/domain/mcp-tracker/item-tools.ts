@@ -19,6 +19,23 @@ export function itemData(item: Item, comments: number): JsonObject {
   return { ...(item as unknown as JsonObject), comments: comments > 0 ? item.comments.slice(-comments) : [] };
 }
 
+const versions = new WeakMap<Item, number>();
+let lastVersion = 0;
+
+/**
+ * A process-unique number for one item object. `Tracker.get` returns the same deep-frozen
+ * object while the item file is unchanged and a new one after any change, so equal numbers
+ * mean equal content.
+ */
+export function itemVersion(item: Item): number {
+  let version = versions.get(item);
+  if (version === undefined) {
+    version = ++lastVersion;
+    versions.set(item, version);
+  }
+  return version;
+}
+
 export function pmGetTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_get',
@@ -34,7 +51,9 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     async run(args) {
       const item = await deps.tracker.get(args.id);
       const shown = args.comments ?? 10;
-      return { data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown) };
+      // The tracker hands out one frozen object per version of the file: its version number
+      // keys the serialized result.
+      return { data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown), memoKey: String(itemVersion(item)) };
     },
   });
 }

@@ -46,6 +46,8 @@ export type PmMcpToolEffect = 'read' | 'write' | 'destructive';
 export interface PmTrackerToolResult<O extends JsonObject = JsonObject> {
   readonly data: O;
   readonly text: string;
+  /** Set when data and text depend only on the arguments and this key (see McpToolOutput.memoKey). */
+  readonly memoKey?: string;
 }
 
 /** Everything one tracker tool declares. `properties` and `shape` must name the same keys. */
@@ -93,7 +95,7 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
     args: mcpToolArguments(spec.shape),
     async handler(call: { args: z.output<z.ZodObject<S>>; warnings: readonly string[] }, ctx: McpRequestContext): Promise<McpToolOutput> {
       const result = await spec.run(call.args, ctx);
-      if (!call.warnings.length) return { structuredContent: result.data, text: result.text };
+      if (!call.warnings.length) return { structuredContent: result.data, text: result.text, ...(result.memoKey !== undefined ? { memoKey: result.memoKey } : {}) };
       return {
         structuredContent: { ...result.data, warnings: [...call.warnings] },
         text: `${result.text}\n${call.warnings.map((w) => `Warning: ${w}`).join('\n')}`,

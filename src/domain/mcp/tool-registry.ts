@@ -20,6 +20,13 @@ export interface McpToolOutput<S extends JsonObject = JsonObject> {
   readonly content?: readonly McpContentBlock[];
   /** A business-level failure reported as a result (throwing a tracker PmError does the same). */
   readonly isError?: boolean;
+  /**
+   * Declares that this output is a function of the tool, its arguments as sent and this key
+   * alone (e.g. an item's version): the dispatcher then serializes the result once per key,
+   * era and revision and reuses the bytes ("precompute what does not change per request",
+   * issue 3). Never set it for outputs that depend on anything else (time, the caller).
+   */
+  readonly memoKey?: string;
 }
 
 /** One tool: descriptor fields, the zod parser for its arguments, and the handler. */

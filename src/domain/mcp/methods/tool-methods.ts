@@ -45,6 +45,11 @@ export function buildMcpToolResultBody(output: McpToolOutput, era: McpEra): Json
   };
 }
 
+/** The arguments of a call as a memo key part (JSON text; small by the tools' bounded schemas). */
+function memoArguments(args: unknown): string {
+  return args === undefined ? '' : JSON.stringify(args);
+}
+
 /** The `isError` result body for a tool failure (a typed tracker error or invalid arguments). */
 export function buildMcpToolErrorBody(error: PmError): JsonObject {
   const detail = Object.keys(error.data).length ? `\n${JSON.stringify(error.data)}` : '';
@@ -85,7 +90,9 @@ export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmM
       if (!parsed.success) return { body: buildMcpToolErrorBody(argumentError(tool.name, parsed.error.issues)) };
       try {
         const output = await tool.handler(parsed.data, ctx);
-        return { body: buildMcpToolResultBody(output, ctx.era) };
+        const body = buildMcpToolResultBody(output, ctx.era);
+        // Arguments as sent are part of the key: they decide the parse and any warnings.
+        return output.memoKey === undefined || output.isError ? { body } : { body, memoKey: `${tool.name}|${output.memoKey}|${memoArguments(params.arguments)}` };
       } catch (error) {
         if (error instanceof PmError && !(error instanceof PmMcpProtocolError)) return { body: buildMcpToolErrorBody(error) };
         throw error;
