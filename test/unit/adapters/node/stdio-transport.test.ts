@@ -1,5 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { StdioTransport } from '../../../../src/adapters/node/stdio-transport.js';
+import type { McpPreSerializedSink } from '../../../../src/domain/mcp/dispatcher.js';
+import { PreSerializedJson, PreSerializedJsonRpcResult } from '../../../../src/domain/mcp/json-rpc.js';
 import type { MessageSink } from '../../../../src/ports/transport.js';
 
 /** A writable that records each chunk the transport hands to the stream's underlying sink. */
@@ -75,5 +77,30 @@ describe('StdioTransport', () => {
     sink!.send('{"id":1}');
     await transport.close();
     expect(writes.join('')).toBe('{"id":1}\n');
+  });
+
+  it('writes a pre-serialized result as the same line its text would be, from cached bytes', async () => {
+    const input = new PassThrough();
+    const { stream, writes } = recorder();
+    const transport = new StdioTransport(input, stream);
+    let sink: MessageSink | undefined;
+    await transport.start((_line, _facts, s) => {
+      sink = s;
+    });
+    input.write('{}\n');
+    await turn();
+    const result = new PreSerializedJson('{"tools":[{"name":"é"}],"resultType":"complete"}');
+    const responses = [new PreSerializedJsonRpcResult(7, result), new PreSerializedJsonRpcResult('a"b', result)];
+    const preSerialized = sink as McpPreSerializedSink;
+    expect(typeof preSerialized.sendPreSerialized).toBe('function');
+    sink!.send('{"id":1}');
+    for (const response of responses) preSerialized.sendPreSerialized(response);
+    await turn();
+    expect(writes).toEqual([`{"id":1}\n${responses.map((r) => `${r.toString()}\n`).join('')}`]);
+    expect(writes[0]!.split('\n').slice(1, 3).map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { tools: [{ name: 'é' }], resultType: 'complete' } },
+      { jsonrpc: '2.0', id: 'a"b', result: { tools: [{ name: 'é' }], resultType: 'complete' } },
+    ]);
+    await transport.close();
   });
 });
