@@ -22,6 +22,20 @@ function recorder(): { stream: Writable; writes: string[] } {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A started transport over a recorder, and the sink it handed to the handler of a first line. */
+async function started(): Promise<{ transport: StdioTransport; sink: MessageSink; writes: string[] }> {
+  const input = new PassThrough();
+  const { stream, writes } = recorder();
+  const transport = new StdioTransport(input, stream);
+  let sink: MessageSink | undefined;
+  await transport.start((_line, _facts, s) => {
+    sink = s;
+  });
+  input.write('{}\n');
+  await turn();
+  return { transport, sink: sink!, writes };
+}
+
 describe('StdioTransport', () => {
   it('frames input lines (CRLF, blank lines, lines split across chunks)', async () => {
     const input = new PassThrough();
@@ -43,57 +57,33 @@ describe('StdioTransport', () => {
   });
 
   it('writes the messages of one event-loop turn together, in order, one line each', async () => {
-    const input = new PassThrough();
-    const { stream, writes } = recorder();
-    const transport = new StdioTransport(input, stream);
-    let sink: MessageSink | undefined;
-    await transport.start((_line, _facts, s) => {
-      sink = s;
-    });
-    input.write('{}\n');
-    await turn();
-    sink!.send('{"id":1}');
-    sink!.send({ id: 2 });
-    sink!.send('{"id":3}');
+    const { transport, sink, writes } = await started();
+    sink.send('{"id":1}');
+    sink.send({ id: 2 });
+    sink.send('{"id":3}');
     expect(writes).toEqual([]);
     await turn();
     expect(writes).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n']);
-    sink!.send('{"id":4}');
+    sink.send('{"id":4}');
     await turn();
     expect(writes).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n', '{"id":4}\n']);
     await transport.close();
   });
 
   it('writes what is pending when it closes', async () => {
-    const input = new PassThrough();
-    const { stream, writes } = recorder();
-    const transport = new StdioTransport(input, stream);
-    let sink: MessageSink | undefined;
-    await transport.start((_line, _facts, s) => {
-      sink = s;
-    });
-    input.write('{}\n');
-    await turn();
-    sink!.send('{"id":1}');
+    const { transport, sink, writes } = await started();
+    sink.send('{"id":1}');
     await transport.close();
     expect(writes.join('')).toBe('{"id":1}\n');
   });
 
   it('writes a pre-serialized result as the same line its text would be, from cached bytes', async () => {
-    const input = new PassThrough();
-    const { stream, writes } = recorder();
-    const transport = new StdioTransport(input, stream);
-    let sink: MessageSink | undefined;
-    await transport.start((_line, _facts, s) => {
-      sink = s;
-    });
-    input.write('{}\n');
-    await turn();
+    const { transport, sink, writes } = await started();
     const result = new PreSerializedJson('{"tools":[{"name":"é"}],"resultType":"complete"}');
     const responses = [new PreSerializedJsonRpcResult(7, result), new PreSerializedJsonRpcResult('a"b', result)];
     const preSerialized = sink as McpPreSerializedSink;
     expect(typeof preSerialized.sendPreSerialized).toBe('function');
-    sink!.send('{"id":1}');
+    sink.send('{"id":1}');
     for (const response of responses) preSerialized.sendPreSerialized(response);
     await turn();
     expect(writes).toEqual([`{"id":1}\n${responses.map((r) => `${r.toString()}\n`).join('')}`]);
