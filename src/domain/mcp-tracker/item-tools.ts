@@ -36,6 +36,17 @@ export function itemVersion(item: Item): number {
   return version;
 }
 
+const views = new WeakMap<Item, { readonly shown: number; readonly data: JsonObject; readonly text: string }>();
+
+/** `pm_get`'s data and text for an item version, kept for its latest `shown` (items are frozen). */
+function itemView(item: Item, shown: number): { readonly data: JsonObject; readonly text: string } {
+  const known = views.get(item);
+  if (known?.shown === shown) return known;
+  const view = { shown, data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown) };
+  views.set(item, view);
+  return view;
+}
+
 export function pmGetTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_get',
@@ -50,10 +61,10 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     async run(args) {
       const item = await deps.tracker.get(args.id);
-      const shown = args.comments ?? 10;
       // The tracker hands out one frozen object per version of the file: its version number
       // keys the serialized result.
-      return { data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown), memoKey: String(itemVersion(item)) };
+      const view = itemView(item, args.comments ?? 10);
+      return { data: view.data, text: view.text, memoKey: String(itemVersion(item)) };
     },
   });
 }
