@@ -1,6 +1,6 @@
 import { ROOT, memoryTracker } from '../../../support/memory-tracker.js';
 
-describe('Tracker.get reads the file every time', () => {
+describe('Tracker.get sees every change of the item file', () => {
   it('reuses the parse only while the file text is unchanged', async () => {
     const { tracker, fs } = await memoryTracker();
     const { item } = await tracker.create({ title: 'First title' });
