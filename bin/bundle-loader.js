@@ -10,9 +10,10 @@
 // Where: `$PM_COMPILE_CACHE_DIR`, else `$XDG_CACHE_HOME/pm/compile-cache`, else
 // `~/.cache/pm/compile-cache`; a directory of the current user, created with mode 0700. Only
 // files owned by the current user are read (code caches are executable data). V8 itself
-// rejects a cache made by another V8 version or with other flags; the file name binds it to the
-// bundle's size, mtime and inode (each build replaces the bundle by rename) and to the node
-// version. `PM_COMPILE_CACHE=0` turns the cache off. Any failure of the cache falls back to a
+// rejects a cache made by another V8 version, with other flags or for a source of another
+// length, but does not compare the source text: the file name binds the cache to the bundle's
+// inode, size and mtime (each build replaces the bundle by rename), taken from the same open
+// file the source is read from, and to the node version. `PM_COMPILE_CACHE=0` turns the cache off. Any failure of the cache falls back to a
 // plain compile: the cache can make a start faster, never break it.
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -38,14 +39,22 @@ export function compileCacheDir(env = process.env) {
  * (unusable: rewritten at exit) or 'accepted'.
  */
 export function loadBundle(file, options = {}) {
-  let bytes;
-  let stat;
+  // Bytes and signature from one open file: a build replacing the bundle meanwhile (by rename)
+  // cannot pair the new file's signature with the old file's code.
+  let fd;
   try {
-    bytes = readFileSync(file);
-    stat = statSync(file);
+    fd = openSync(file, 'r');
   } catch (error) {
     if (error?.code === 'ENOENT') return undefined;
     throw error;
+  }
+  let bytes;
+  let stat;
+  try {
+    stat = fstatSync(fd);
+    bytes = readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
   // esbuild writes ASCII (charset: 'ascii'): latin1 decoding is then exact and cheaper than UTF-8.
   const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
