@@ -19,13 +19,14 @@
 // Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
 // --connections=N (default 16).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { saveBenchResult } from './lib/results.mjs';
 import { seedBenchTracker } from './lib/seed.mjs';
 import { fmt, round, table } from './lib/stats.mjs';
 
@@ -325,11 +326,7 @@ try {
     targets: TARGETS,
   };
   report(result);
-  const out = join(here, 'results');
-  mkdirSync(out, { recursive: true });
-  const file = join(out, `http-${result.date.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\nresults: ${file} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  saveBenchResult('http', result, started);
   if (!result.valid) {
     console.error(`\nINVALID RUN: bad responses ${JSON.stringify(badCount)}`);
     process.exitCode = 1;

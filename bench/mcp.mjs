@@ -15,11 +15,12 @@
 // run with any error is INVALID and exits 1. Writes JSON to bench/results/.
 // Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<pm-mcp.js of
 // another build> to run that build side by side as "pm-baseline" (before/after in one run).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { saveBenchResult } from './lib/results.mjs';
 import { seedBenchTracker } from './lib/seed.mjs';
 import { StdioPeer } from './lib/stdio-peer.mjs';
 import { fmt, quantile, round, table } from './lib/stats.mjs';
@@ -299,11 +300,7 @@ try {
     targets: TARGETS,
   };
   report(result);
-  const out = join(here, 'results');
-  mkdirSync(out, { recursive: true });
-  const file = join(out, `mcp-${result.date.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\nresults: ${file} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  saveBenchResult('mcp', result, started);
   if (!result.valid) {
     console.error(`\nINVALID RUN: errors ${JSON.stringify(result.errors)}`);
     for (const n of NAMES) for (const k of ['call', 'list']) if (tp[k][n].firstError) console.error(`  ${n} ${k}: ${JSON.stringify(tp[k][n].firstError).slice(0, 400)}`);

@@ -6,7 +6,7 @@
 // RSS. Prints a table plus growth from the smallest to the largest scale and writes the full
 // results as JSON to bench/results/. Options: --scales=1000,10000  --quick (fewer samples).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ import { IDS } from '../dist/composition/service-ids.js';
 import { settingsFromEnv } from '../dist/composition/settings.js';
 import { initTracker } from '../dist/domain/tracker/init.js';
 import { FILTERS, PEOPLE, TAGS, prng, skewed, vocabulary } from './lib/dataset.mjs';
+import { saveBenchResult } from './lib/results.mjs';
 import { seedItems } from './lib/seed.mjs';
 import { fmt, round, summarize, table } from './lib/stats.mjs';
 
@@ -170,6 +171,7 @@ function report(results, loadAtStart, loadAtEnd) {
   }
 }
 
+const benchStarted = performance.now();
 try {
   const fs = new NodeFileSystem();
   await initTracker(fs, root);
@@ -185,12 +187,8 @@ try {
   }
   const loadAtEnd = load();
   report(results, loadAtStart, loadAtEnd);
-  const out = join(here, 'results');
-  mkdirSync(out, { recursive: true });
-  const file = join(out, `tracker-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: { start: loadAtStart, end: loadAtEnd } };
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, samples: SAMPLES, targets: TARGETS, results }, null, 2)}\n`);
-  console.log(`\nresults: ${file}`);
+  saveBenchResult('tracker', { date: new Date().toISOString(), machine, samples: SAMPLES, targets: TARGETS, results }, benchStarted);
 } finally {
   cleanup();
 }

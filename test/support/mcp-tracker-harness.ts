@@ -149,3 +149,21 @@ export class TrackerMcpHarness {
     return response;
   }
 }
+
+/** What {@link seededHarness} gives a test: the harness and the ids of its seeded project. */
+export interface SeededHarness {
+  readonly h: TrackerMcpHarness;
+  readonly ids: Awaited<ReturnType<TrackerMcpHarness['seed']>>;
+}
+
+/** A fresh harness (profile `full`) over the seeded project, for a `beforeEach`. */
+export async function seededHarness(): Promise<SeededHarness> {
+  const h = await TrackerMcpHarness.create();
+  return { h, ids: await h.seed() };
+}
+
+/** The `afterEach` check: every written message fit its schema and nothing threw unexpectedly. */
+export function expectCleanHarness(h: TrackerMcpHarness): void {
+  expect(h.problems).toEqual([]);
+  expect(h.internalErrors).toEqual([]);
+}

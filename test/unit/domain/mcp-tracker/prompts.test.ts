@@ -1,4 +1,4 @@
-import { TrackerMcpHarness, type Message } from '../../../support/mcp-tracker-harness.js';
+import { expectCleanHarness, seededHarness, type Message, type SeededHarness, type TrackerMcpHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
  * The tracker prompts (issue 3: "Prompts: orientation, claim-and-start (argument: item id),
@@ -6,15 +6,10 @@ import { TrackerMcpHarness, type Message } from '../../../support/mcp-tracker-ha
  */
 
 let h: TrackerMcpHarness;
-let ids: Awaited<ReturnType<TrackerMcpHarness['seed']>>;
-beforeEach(async () => {
-  h = await TrackerMcpHarness.create();
-  ids = await h.seed();
-});
-afterEach(() => {
-  expect(h.problems).toEqual([]);
-  expect(h.internalErrors).toEqual([]);
-});
+let ids: SeededHarness['ids'];
+
+beforeEach(async () => ({ h, ids } = await seededHarness()));
+afterEach(() => expectCleanHarness(h));
 
 type PromptMessage = { role: string; content: { type: string; text?: string; uri?: string; name?: string } };
 const messages = (m: Message) => m.result!.messages as PromptMessage[];

@@ -1,6 +1,6 @@
 import { CorruptDataError } from '../../../../src/domain/errors/index.js';
 import type { Tracker } from '../../../../src/domain/tracker/tracker.js';
-import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
+import { expectCleanHarness, seededHarness, TrackerMcpHarness, type ToolResult, type SeededHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
  * The read-only tracker tools over the real dispatcher (issue 3 "Tools, resources, prompts"):
@@ -10,16 +10,10 @@ import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker
 
 const text = TrackerMcpHarness.text;
 let h: TrackerMcpHarness;
-let ids: Awaited<ReturnType<TrackerMcpHarness['seed']>>;
+let ids: SeededHarness['ids'];
 
-beforeEach(async () => {
-  h = await TrackerMcpHarness.create();
-  ids = await h.seed();
-});
-afterEach(() => {
-  expect(h.problems).toEqual([]);
-  expect(h.internalErrors).toEqual([]);
-});
+beforeEach(async () => ({ h, ids } = await seededHarness()));
+afterEach(() => expectCleanHarness(h));
 
 function expectToolError(result: ToolResult, message: RegExp): void {
   expect(result.isError).toBe(true);

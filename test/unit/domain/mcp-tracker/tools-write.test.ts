@@ -1,5 +1,5 @@
 import { resolvePmMcpActor } from '../../../../src/domain/mcp-tracker/index.js';
-import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
+import { expectCleanHarness, seededHarness, TrackerMcpHarness, type ToolResult, type SeededHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
  * The mutating tracker tools over the real dispatcher (issue 3): receipts in structuredContent,
@@ -9,16 +9,10 @@ import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker
 
 const text = TrackerMcpHarness.text;
 let h: TrackerMcpHarness;
-let ids: Awaited<ReturnType<TrackerMcpHarness['seed']>>;
+let ids: SeededHarness['ids'];
 
-beforeEach(async () => {
-  h = await TrackerMcpHarness.create();
-  ids = await h.seed();
-});
-afterEach(() => {
-  expect(h.problems).toEqual([]);
-  expect(h.internalErrors).toEqual([]);
-});
+beforeEach(async () => ({ h, ids } = await seededHarness()));
+afterEach(() => expectCleanHarness(h));
 
 function expectToolError(result: ToolResult, message: RegExp): void {
   expect(result.isError).toBe(true);

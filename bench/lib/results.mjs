@@ -1,0 +1,15 @@
+// Where a benchmark's full results go: bench/results/<name>-<date>.json (git-ignored).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+/** Writes `result` (which carries its ISO `date`) and prints where, with the run's duration. */
+export function saveBenchResult(name, result, startedAt) {
+  mkdirSync(RESULTS, { recursive: true });
+  const file = join(RESULTS, `${name}-${result.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nresults: ${file} (${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
+  return file;
+}
