@@ -20,6 +20,9 @@ const PARSED_MEMO_LIMIT = 1024;
 /** Reads and writes item files; the files are the source of truth. */
 export class ItemStore {
   private readonly parsed = new Map<string, { readonly signature: FileSignature; readonly text: string; readonly item: Item }>();
+  /** The read of an item started in the current turn, shared by the reads that join it (see {@link readItem}). */
+  private readonly readsThisTurn = new Map<string, Promise<Item | undefined>>();
+  private readonly endTurn = (): void => this.readsThisTurn.clear();
 
   constructor(
     private readonly fs: FileSystem,
@@ -39,12 +42,28 @@ export class ItemStore {
   /**
    * Reads an item file and returns the parsed item, deep-frozen. The file stays the source of
    * truth: its signature (size, mtime, inode; the same test the index uses to see edits made
-   * outside pm) is taken on every call, and the text is read again whenever it differs from the
-   * one the remembered parse was read under. pm replaces item files by rename, so each of its
-   * writes changes the inode. The signature is taken before the read, so a file replaced while
-   * it is being read is read again on the next call rather than remembered stale.
+   * outside pm) is checked, and the text is read again whenever it differs from the one the
+   * remembered parse was read under. pm replaces item files by rename, so each of its writes
+   * changes the inode. The signature is taken before the read, so a file replaced while it is
+   * being read is read again on the next call rather than remembered stale.
+   *
+   * One read serves every read of the same item that starts before the current turn's
+   * microtasks have run (coalescing concurrent reads, as a pipelined client's burst of calls for
+   * one item): new requests only arrive in a later event-loop task, so every read answered from
+   * a shared one began before its signature was taken, and a request always sees a write another
+   * process made before the request arrived. This store's own writes drop the shared read at once.
    */
-  async readItem(id: string): Promise<Item | undefined> {
+  readItem(id: string): Promise<Item | undefined> {
+    let read = this.readsThisTurn.get(id);
+    if (read === undefined) {
+      if (this.readsThisTurn.size === 0) queueMicrotask(this.endTurn);
+      read = this.load(id);
+      this.readsThisTurn.set(id, read);
+    }
+    return read;
+  }
+
+  private async load(id: string): Promise<Item | undefined> {
     const path = this.paths.itemFile(id);
     const signature = await this.fs.stat(path);
     if (signature === undefined) return undefined;
@@ -69,11 +88,15 @@ export class ItemStore {
   /** Atomically replaces the item file; returns its new signature for the index. */
   async writeText(id: string, text: string): Promise<FileSignature | undefined> {
     const path = this.paths.itemFile(id);
+    this.readsThisTurn.delete(id);
     await this.fs.writeAtomic(path, text);
+    this.readsThisTurn.delete(id);
     return this.fs.stat(path);
   }
 
   async remove(id: string): Promise<void> {
+    this.readsThisTurn.delete(id);
     await this.fs.remove(this.paths.itemFile(id));
+    this.readsThisTurn.delete(id);
   }
 }

@@ -6,7 +6,8 @@ import type { PmMcpMethodRegistry } from '../method-registry.js';
 import { paginateMcpList } from '../pagination.js';
 import type { McpEra } from '../protocol.js';
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
-import type { McpToolOutput, PmMcpToolRegistry } from '../tool-registry.js';
+import { deepFreeze } from '../../util/canonical-json.js';
+import type { AnyMcpToolDefinition, McpToolOutput, PmMcpToolRegistry } from '../tool-registry.js';
 import type { JsonObject, McpContentBlock } from '../wire-types.js';
 
 /**
@@ -50,6 +51,30 @@ function memoArguments(args: unknown): string {
   return args === undefined ? '' : JSON.stringify(args);
 }
 
+/** How many parsed argument sets of read-only tools are kept, and the longest argument text kept. */
+const PARSED_ARGUMENTS_LIMIT = 256;
+const PARSED_ARGUMENTS_MAX_TEXT = 1024;
+
+/**
+ * Parsed arguments of read-only tools by tool and argument text: their parse is a pure function
+ * of the two, and an agent repeats the same reads (issue 3: "precompute what does not change per
+ * request"). Kept deep-frozen; failures are not kept. Tools that change the tracker always parse.
+ */
+class ParsedArgumentsMemo {
+  private readonly entries = new Map<string, unknown>();
+
+  parse(tool: AnyMcpToolDefinition, args: unknown, argsText: string): z.ZodSafeParseResult<unknown> {
+    const key = tool.annotations?.readOnlyHint === true && argsText.length <= PARSED_ARGUMENTS_MAX_TEXT ? `${tool.name}|${argsText}` : undefined;
+    if (key !== undefined && this.entries.has(key)) return { success: true, data: this.entries.get(key) };
+    const parsed = tool.args.safeParse(args ?? {});
+    if (key !== undefined && parsed.success) {
+      if (this.entries.size >= PARSED_ARGUMENTS_LIMIT) this.entries.clear();
+      this.entries.set(key, deepFreeze(parsed.data));
+    }
+    return parsed;
+  }
+}
+
 /** The `isError` result body for a tool failure (a typed tracker error or invalid arguments). */
 export function buildMcpToolErrorBody(error: PmError): JsonObject {
   const detail = Object.keys(error.data).length ? `\n${JSON.stringify(error.data)}` : '';
@@ -64,6 +89,7 @@ function argumentError(tool: string, issues: readonly z.core.$ZodIssue[]): Valid
 
 /** Registers `tools/list` and `tools/call` (both eras). */
 export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, tools: PmMcpToolRegistry): void {
+  const parsedArguments = new ParsedArgumentsMemo();
   methods.register({
     method: 'tools/list',
     eras: ['modern', 'legacy'],
@@ -86,13 +112,14 @@ export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmM
     async handle(params, ctx) {
       const tool = tools.get(params.name);
       if (!tool) throw new PmMcpInvalidParamsError(`Unknown tool: ${params.name}`, { name: params.name });
-      const parsed = tool.args.safeParse(params.arguments ?? {});
+      const argsText = memoArguments(params.arguments);
+      const parsed = parsedArguments.parse(tool, params.arguments, argsText);
       if (!parsed.success) return { body: buildMcpToolErrorBody(argumentError(tool.name, parsed.error.issues)) };
       try {
         const output = await tool.handler(parsed.data, ctx);
         const body = buildMcpToolResultBody(output, ctx.era);
         // Arguments as sent are part of the key: they decide the parse and any warnings.
-        return output.memoKey === undefined || output.isError ? { body } : { body, memoKey: `${tool.name}|${output.memoKey}|${memoArguments(params.arguments)}` };
+        return output.memoKey === undefined || output.isError ? { body } : { body, memoKey: `${tool.name}|${output.memoKey}|${argsText}` };
       } catch (error) {
         if (error instanceof PmError && !(error instanceof PmMcpProtocolError)) return { body: buildMcpToolErrorBody(error) };
         throw error;

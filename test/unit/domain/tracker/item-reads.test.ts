@@ -1,3 +1,5 @@
+import { ItemStore } from '../../../../src/domain/tracker/item-store.js';
+import { TrackerPaths } from '../../../../src/domain/tracker/tracker-paths.js';
 import { ROOT, memoryTracker } from '../../../support/memory-tracker.js';
 
 describe('Tracker.get sees every change of the item file', () => {
@@ -25,7 +27,7 @@ describe('Tracker.get sees every change of the item file', () => {
   });
 });
 
-describe('Tracker.get checks the file signature on every call', () => {
+describe('Tracker.get checks the file signature on every turn', () => {
   it('reads the text again only when size, mtime or inode changed', async () => {
     const { tracker, fs } = await memoryTracker();
     const { item } = await tracker.create({ title: 'Signed' });
@@ -62,3 +64,51 @@ describe('Tracker.get checks the file signature on every call', () => {
   });
 });
 
+
+describe('Tracker.get shares one signature among the reads of one turn', () => {
+  async function counted() {
+    const { tracker, fs, hasher } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'Coalesced' });
+    const path = `${ROOT}/items/${item.id}.md`;
+    const stat = fs.stat.bind(fs);
+    const counter = { stats: 0 };
+    fs.stat = async (p: string) => {
+      if (p === path) counter.stats++;
+      return stat(p);
+    };
+    return { tracker, fs, hasher, item, path, counter };
+  }
+
+  it('takes one signature for reads that start in the same turn, and a new one in the next turn', async () => {
+    const { tracker, item, counter } = await counted();
+    const burst = await Promise.all(Array.from({ length: 32 }, () => tracker.get(item.id)));
+    expect(new Set(burst).size).toBe(1);
+    expect(counter.stats).toBe(1);
+
+    await new Promise((resolve) => setImmediate(resolve));
+    await tracker.get(item.id);
+    expect(counter.stats).toBe(2);
+  });
+
+  it('sees a change another writer made before the next turn', async () => {
+    const { tracker, fs, item, path } = await counted();
+    expect((await tracker.get(item.id)).title).toBe('Coalesced');
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = (await fs.readText(path))!;
+    await fs.writeAtomic(path, text.replace('title: Coalesced', 'title: Changed elsewhere'));
+    expect((await tracker.get(item.id)).title).toBe('Changed elsewhere');
+  });
+
+  it("drops the turn's shared read when the store writes the item", async () => {
+    const { fs, hasher, item, path } = await counted();
+    const store = new ItemStore(fs, hasher, new TrackerPaths(ROOT));
+    const changed = (await fs.readText(path))!.replace('title: Coalesced', 'title: Written by this store');
+    const before = store.readItem(item.id);
+    expect(store.readItem(item.id)).toBe(before);
+    const writing = store.writeText(item.id, changed);
+    const after = store.readItem(item.id);
+    expect(after).not.toBe(before);
+    expect((await after)?.title).toBe('Written by this store');
+    await writing;
+  });
+});
