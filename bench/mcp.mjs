@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench:mcp`: the MCP stdio benchmark of issue 3 ("Performance (benchmark)"). In one
 // run, side by side, over stdio against real processes:
-//   pm          bin/pm-mcp.js (PM_MCP_PROFILE, default core) over a seeded temp tracker;
+//   pm          bin/pm-mcp.cjs (PM_MCP_PROFILE, default core) over a seeded temp tracker;
 //   official    the official @modelcontextprotocol/server v2 (bench/reference/official-server.mjs)
 //               serving the same tool list, fetched from pm at start;
-//   floor       a bare JSON-RPC stdio echo (bench/reference/echo-server.mjs) answering every
+//   floor       a bare JSON-RPC stdio echo (bench/reference/echo-server.cjs) answering every
 //               request with one fixed small result: the target's floor;
 //   floor-bytes the same echo answering with fixed copies of pm's own results (same bytes on
 //               the pipe as pm), to show what the payload alone costs.
@@ -13,7 +13,7 @@
 // server/discover response, median of 15 spawns, interleaved) and peak RSS (VmHWM). Rounds are
 // interleaved (order rotated) and the median round is reported. Every response is checked; a
 // run with any error is INVALID and exits 1. Writes JSON to bench/results/.
-// Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<pm-mcp.js of
+// Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<bin/pm-mcp.cjs (or .js) of
 // another build> to run that build side by side as "pm-baseline" (before/after in one run).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -48,10 +48,10 @@ const root = join(dir, '.agents', 'pm');
 const cleanup = () => rmSync(dir, { recursive: true, force: true });
 process.on('SIGINT', () => { cleanup(); process.exit(130); });
 
-const echo = (name, file) => () => new StdioPeer(name, [join(here, 'reference', 'echo-server.mjs'), join(dir, file)], { cwd: dir });
+const echo = (name, file) => () => new StdioPeer(name, [join(here, 'reference', 'echo-server.cjs'), join(dir, file)], { cwd: dir });
 const pmServer = (name, bin) => () => new StdioPeer(name, [bin], { cwd: dir, env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench' } });
 const SERVERS = {
-  pm: pmServer('pm', join(here, '..', 'bin', 'pm-mcp.js')),
+  pm: pmServer('pm', join(here, '..', 'bin', 'pm-mcp.cjs')),
   ...(BASELINE ? { 'pm-baseline': pmServer('pm-baseline', BASELINE) } : {}),
   official: () => new StdioPeer('official', [join(here, 'reference', 'official-server.mjs'), join(dir, 'reference.json')], { cwd: dir }),
   floor: echo('floor', 'floor.json'),

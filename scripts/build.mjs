@@ -68,8 +68,27 @@ const englishZodLocales = {
 };
 
 /**
+ * `import { z } from 'zod'` hands over zod's whole namespace object, so a bundle keeps every
+ * export of zod (JSON Schema conversion, ISO formats, coercion… about half of zod's code) though
+ * pm uses a few dozen. Our compiled modules import the same module as a namespace instead,
+ * whose member uses esbuild resolves statically, so the rest is left out (same zod module, same
+ * instances: only unused code goes).
+ */
+const zodNamespaceImports = {
+  name: 'pm-zod-namespace-imports',
+  setup(build) {
+    const external = join(dirname(createRequire(import.meta.url).resolve('zod/v4')), 'classic', 'external.js');
+    const ours = new RegExp(`^${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/].*\\.js$`);
+    build.onLoad({ filter: ours }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      return { contents: text.replaceAll("import { z } from 'zod';", `import * as z from ${JSON.stringify(external)};`), loader: 'js' };
+    });
+  },
+};
+
+/**
  * Bundles the stdio server and the CLI (our own compiled sources plus their dependencies) with
- * esbuild, a devDependency, as CommonJS scripts that bin/bundle-loader.js runs with a V8 code
+ * esbuild, a devDependency, as CommonJS scripts that bin/bundle-loader.cjs runs with a V8 code
  * cache: start-up is dominated by resolving, parsing and compiling JavaScript (issue 3, cold
  * start). Whitespace and syntax are minified (names are kept, so stack traces stay readable).
  * The bins prefer dist/bundle and fall back to the unbundled dist/ when it is absent (e.g. an
@@ -93,7 +112,7 @@ async function bundle() {
       charset: 'ascii',
       minifyWhitespace: true,
       minifySyntax: true,
-      plugins: [englishZodLocales],
+      plugins: [englishZodLocales, zodNamespaceImports],
       write: false,
       outfile: join(bundles, name),
       logLevel: 'error',

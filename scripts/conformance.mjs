@@ -257,7 +257,7 @@ function pmEnv(trackerDir) {
 /** A temp project with a tracker and a few items (so lists, reads and searches have data). */
 function makeTracker() {
   const dir = mkdtempSync(join(tmpdir(), 'pm-conformance-'));
-  const pm = (...args) => run(process.execPath, [join(root, 'bin', 'pm.js'), ...args], { cwd: dir, env: pmEnv(dir) });
+  const pm = (...args) => run(process.execPath, [join(root, 'bin', 'pm.cjs'), ...args], { cwd: dir, env: pmEnv(dir) });
   pm('init');
   pm('create', 'Ship the HTTP transport', '--type', 'Feature', '-p', '1', '--body', 'Sessionless Streamable HTTP.', '--tag', 'mcp');
   pm('create', 'Run the conformance suite in CI', '--body', 'Both requirement sets.', '--tag', 'ci');

@@ -13,7 +13,7 @@
 //
 // Usage: node scripts/smoke-mcp.mjs [--bin <launcher.js>] [--keep]
 //   --bin   skip pack/install/npx and run the protocol checks against this launcher
-//           (node <launcher.js>), e.g. bin/pm-mcp.js of the working tree
+//           (node <launcher.js>), e.g. bin/pm-mcp.cjs of the working tree
 //   --keep  keep the temp dir (printed) for inspection
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -287,7 +287,7 @@ async function removeNpxEntries(tarball) {
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'pm-smoke-mcp-'));
-  // The throwaway install's code caches (bin/bundle-loader.js) go with it.
+  // The throwaway install's code caches (bin/bundle-loader.cjs) go with it.
   ENV.PM_COMPILE_CACHE_DIR = join(work, 'compile-cache');
   let tarball;
   const cleanup = async () => {
@@ -324,7 +324,7 @@ async function main() {
 
     if (localBin) {
       // Local mode: the protocol checks only, against one launcher.
-      await check('tracker initialized (working-tree pm init)', () => run(process.execPath, [join(root, 'bin', 'pm.js'), 'init'], { cwd: project }).then(() => project));
+      await check('tracker initialized (working-tree pm init)', () => run(process.execPath, [join(root, 'bin', 'pm.cjs'), 'init'], { cwd: project }).then(() => project));
       await protocolChecks({ label: relative(process.cwd(), localBin) || localBin, command: process.execPath, args: [localBin] }, project, sdk, undefined, 30_000);
       return;
     }

@@ -26,7 +26,7 @@ export interface CliMainOptions {
  * The composition root of the `pm` CLI: parses settings once (environment plus --actor and
  * --root), builds the container lazily (so --help works anywhere), runs the command, and maps
  * every failure to a message and an exit code here and only here. Resolves to the exit code;
- * bin/pm.js then exits the process, which also ends the index's directory watch. The tracker is
+ * bin/pm.cjs then exits the process, which also ends the index's directory watch. The tracker is
  * deliberately not disposed: that would rewrite the whole index snapshot on every command, and
  * the index repairs itself from the changes log at the next start anyway.
  */

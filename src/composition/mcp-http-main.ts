@@ -66,7 +66,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     }
   })();
   try {
-    settings = settingsFromEnv(env, launchDirectory(env), safeUser());
+    settings = settingsFromEnv(env, launchDirectory(env), safeUser);
     createdTracker = await ensureTracker(settings, http!.initTracker);
     container = await buildContainer(settings, 'node');
     tracker = await container.getAsync(IDS.Tracker);
@@ -174,7 +174,7 @@ async function ensureTracker(settings: Settings, init: boolean): Promise<string 
 /** The ready-to-paste MCP client configuration for this server (HTTP) and for pm-mcp (stdio). */
 export function clientConfiguration(url: string, trackerRoot: string, bearer: boolean): string {
   const project = trackerRoot.replace(/\/\.agents\/pm\/?$/, '');
-  const stdioBin = fileURLToPath(new URL('../../bin/pm-mcp.js', import.meta.url));
+  const stdioBin = fileURLToPath(new URL('../../bin/pm-mcp.cjs', import.meta.url));
   const config = {
     mcpServers: {
       pm: { type: 'http', url, ...(bearer ? { headers: { Authorization: 'Bearer <access token>' } } : {}) },

@@ -20,7 +20,7 @@ export async function main(): Promise<void> {
   let subscriptions: PmMcpSubscriptionRegistry;
   let tracker: Tracker;
   try {
-    const settings = settingsFromEnv(process.env, process.cwd(), safeUser());
+    const settings = settingsFromEnv(process.env, process.cwd(), safeUser);
     const container = await buildContainer(settings, 'node');
     tracker = await container.getAsync(IDS.Tracker);
     subscriptions = await container.getAsync(IDS.McpSubscriptions);

@@ -22,18 +22,23 @@ export const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
-export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUser: string, overrides: Partial<Settings> = {}): Settings {
+/**
+ * Parses the settings of this process. `fallbackUser` (the OS user, or a function asked only
+ * when PM_ACTOR is unset) names the actor otherwise. The parse runs once, so it skips zod's
+ * compiled fast path (compiling it would cost more than this one parse).
+ */
+export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUser: string | (() => string), overrides: Partial<Settings> = {}): Settings {
   const lock = env.PM_LOCK_TIMEOUT_MS;
   const parsed = settingsSchema.safeParse({
     cwd,
     ...(env.PM_ROOT ? { root: env.PM_ROOT } : {}),
-    actor: env.PM_ACTOR || fallbackUser || 'unknown',
+    actor: env.PM_ACTOR || (typeof fallbackUser === 'function' ? fallbackUser() : fallbackUser) || 'unknown',
     durable: env.PM_DURABLE === '1' || env.PM_DURABLE === 'true',
     ...(lock !== undefined ? { lockTimeoutMs: Number(lock) } : {}),
     ...(env.PM_MCP_PROFILE ? { mcpProfile: env.PM_MCP_PROFILE } : {}),
     ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
     ...overrides,
-  });
+  }, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new SettingsError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// bin/bundle-loader.js in real node processes: the code cache is written at process exit, so
+// bin/bundle-loader.cjs in real node processes: the code cache is written at process exit, so
 // every step is its own process over a temp bundle and a temp cache directory.
 jest.setTimeout(60_000);
 
-const LOADER = fileURLToPath(new URL('../../bin/bundle-loader.js', import.meta.url));
+const LOADER = fileURLToPath(new URL('../../bin/bundle-loader.cjs', import.meta.url));
 const PM_MCP_BUNDLE = fileURLToPath(new URL('../../dist/bundle/pm-mcp.cjs', import.meta.url));
 
 interface Loaded {

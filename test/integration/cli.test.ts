@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The real `pm` process (bin/pm.js over dist/, built by jest's global setup) in fresh temp dirs.
+// The real `pm` process (bin/pm.cjs over dist/, built by jest's global setup) in fresh temp dirs.
 // Every call starts a node process (~0.5 s), so these tests get a longer timeout.
 jest.setTimeout(90_000);
 
-const BIN = fileURLToPath(new URL('../../bin/pm.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
 
 interface Run {
   readonly code: number | null;
@@ -17,11 +17,11 @@ interface Run {
   readonly stderr: string;
 }
 
-function pm(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+function pm(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'tester', ...options.env };
   for (const key of ['PM_ROOT', 'PM_DEBUG']) if (!options.env || !(key in options.env)) delete env[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
@@ -229,5 +229,27 @@ describe('pm CLI (real process)', () => {
     expect((await pm(dir, ['deps', 'add', '--help'])).stdout).toMatch(/^Usage: pm deps add <id> \[options\]/);
     const version = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')).version;
     expect((await pm(dir, ['--version'])).stdout).toBe(`${version}\n`);
+  });
+});
+
+describe('bins kept from before the CommonJS bins', () => {
+  const run = (bin: string, cwd: string, args: string[], input: string) => pm(cwd, args, { input, bin: fileURLToPath(new URL(`../../bin/${bin}`, import.meta.url)) });
+
+  test('bin/pm.js runs the CLI with its exit codes', async () => {
+    const dir = await freshTracker();
+    const list = await run('pm.js', dir, ['list', '--json'], '');
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ items: [] });
+    const unknown = await run('pm.js', dir, ['nosuch'], '');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'nosuch'");
+  });
+
+  test('bin/pm-mcp.js serves MCP over stdio', async () => {
+    const dir = await freshTracker();
+    const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+    const served = await run('pm-mcp.js', dir, [], `${JSON.stringify(discover)}\n`);
+    expect(served.code).toBe(0);
+    expect(JSON.parse(served.stdout.trim())).toMatchObject({ id: 1, result: { resultType: 'complete', supportedVersions: ['2026-07-28'] } });
   });
 });

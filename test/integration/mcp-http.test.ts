@@ -95,7 +95,7 @@ describe('a real pm-mcp-http process', () => {
     expect(stderr).toContain(`serving tracker ${dir}/.agents/pm`); // the tracker of its working directory
     const config = JSON.parse(stderr.slice(stderr.indexOf('{'), stderr.lastIndexOf('}') + 1)) as { mcpServers: LooseJson };
     expect(config.mcpServers.pm).toEqual({ type: 'http', url });
-    expect(config.mcpServers['pm-stdio']).toMatchObject({ command: process.execPath, args: [expect.stringMatching(/bin\/pm-mcp\.js$/)] });
+    expect(config.mcpServers['pm-stdio']).toMatchObject({ command: process.execPath, args: [expect.stringMatching(/bin\/pm-mcp\.cjs$/)] });
   });
 
   test('server/discover, tools/list and tools/call answer with single JSON responses; no session id is issued', async () => {

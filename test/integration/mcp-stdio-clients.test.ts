@@ -1,5 +1,5 @@
 /**
- * The real `pm-mcp` process (bin/pm-mcp.js → dist/composition/mcp-stdio-main.js), started with
+ * The real `pm-mcp` process (bin/pm-mcp.cjs → dist/composition/mcp-stdio-main.js), started with
  * its working directory set to a fresh temp tracker, driven by real MCP clients (issue 3
  * "Proof"; seed 004 "Legacy boundary", "Rollout, rollback, and proof"):
  *

@@ -19,8 +19,8 @@ import { MCP_META, MCP_MODERN_REQUEST_META_KEYS } from '../../src/domain/mcp/ind
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { initNodeTracker } from './node-tracker.js';
 
-export const PM_MCP_BIN = fileURLToPath(new URL('../../bin/pm-mcp.js', import.meta.url));
-export const PM_BIN = fileURLToPath(new URL('../../bin/pm.js', import.meta.url));
+export const PM_MCP_BIN = fileURLToPath(new URL('../../bin/pm-mcp.cjs', import.meta.url));
+export const PM_BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
 
 export const MODERN_REVISION = '2026-07-28';
 /** Request `_meta` of a modern (2026-07-28) request. */
@@ -386,7 +386,7 @@ function tryParse(line: string): WireMessage | undefined {
   }
 }
 
-/** Runs `node bin/pm.js …args` in `cwd` as a separate OS process; resolves with its stdout. */
+/** Runs `node bin/pm.cjs …args` in `cwd` as a separate OS process; resolves with its stdout. */
 export function runPm(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PM_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,7 +19,7 @@ export function pmDeleteTool(deps: PmTrackerToolDeps) {
     description: 'Deletes an item file for good (its history is kept and the id is never reused). Refused while other items link to it. Needs confirm: true; without it nothing is deleted and the result explains what would be.',
     properties: { id: idSchema(), confirm: { type: 'boolean', description: 'Explicit consent to delete.' }, ...GUARD_PROPERTIES },
     required: ['id'],
-    shape: { id: zId, confirm: z.boolean().optional(), ...guardShape },
+    shape: { id: zId(), confirm: z.boolean().optional(), ...guardShape() },
     output: { properties: { deleted: OUTPUT.str, receipt: RECEIPT_SCHEMA, changed: OUTPUT.bool, replayed: OUTPUT.bool }, required: ['deleted', 'receipt', 'changed', 'replayed'] },
     effect: 'destructive',
     idempotent: true,

@@ -73,7 +73,7 @@ export function pmDepsTool(deps: PmTrackerToolDeps) {
       ...GUARD_PROPERTIES,
     },
     required: ['id'],
-    shape: { action: z.enum(['show', 'add', 'remove']).optional(), id: zId, kind: z.enum(['blockedBy', 'blocks', 'related']).optional(), target: zId.optional(), ...guardShape },
+    shape: { action: z.enum(['show', 'add', 'remove']).optional(), id: zId(), kind: z.enum(['blockedBy', 'blocks', 'related']).optional(), target: zId().optional(), ...guardShape() },
     output: {
       properties: { action: OUTPUT.str, view: VIEW_SCHEMA, ...MUTATION_PROPERTIES },
       required: ['action', 'view'],
@@ -124,7 +124,7 @@ export function pmGraphTool(deps: PmTrackerToolDeps) {
       maxNodes: integerSchema(1, 200, 'Default 50.'),
       all: { type: 'boolean', description: 'Project graph: include closed and canceled items.' },
     },
-    shape: { id: zId.optional(), depth: zInt(1, 5).optional(), maxNodes: zInt(1, 200).optional(), all: z.boolean().optional() },
+    shape: { id: zId().optional(), depth: zInt(1, 5).optional(), maxNodes: zInt(1, 200).optional(), all: z.boolean().optional() },
     output: {
       properties: { focus: OUTPUT.nullable(OUTPUT.str), nodes: { type: 'array', items: NODE }, edges: { type: 'array', items: EDGE }, truncated: OUTPUT.bool, total: OUTPUT.int },
       required: ['focus', 'nodes', 'edges', 'truncated'],

@@ -55,7 +55,7 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id (routing/logging by proxies; spec-notes §6).
     properties: { id: { ...idSchema(), 'x-mcp-header': 'Item-Id' }, comments: integerSchema(0, 50, 'Latest comments to include (default 10).') },
     required: ['id'],
-    shape: { id: zId, comments: zInt(0, 50).optional() },
+    shape: { id: zId(), comments: zInt(0, 50).optional() },
     output: { properties: { item: ITEM_SCHEMA, commentsTotal: OUTPUT.int }, required: ['item', 'commentsTotal'] },
     effect: 'read',
     idempotent: true,
@@ -89,7 +89,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
       patches: { type: 'boolean', description: 'Include each change as a JSON Patch.' },
     },
     required: ['id'],
-    shape: { id: zId, limit: zInt(1, 100).optional(), patches: z.boolean().optional() },
+    shape: { id: zId(), limit: zInt(1, 100).optional(), patches: z.boolean().optional() },
     output: { properties: { id: OUTPUT.str, entries: { type: 'array', items: ENTRY_SCHEMA }, total: OUTPUT.int }, required: ['id', 'entries', 'total'] },
     effect: 'read',
     idempotent: true,

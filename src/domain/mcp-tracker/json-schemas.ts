@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ITEM_ID_PATTERN } from '../tracker/item.js';
 import type { JsonObject } from '../mcp/wire-types.js';
+import { lazy } from '../util/lazy.js';
 
 /**
  * Bounded JSON Schema 2020-12 fragments and their zod twins for the tracker tools (issue 3:
@@ -59,7 +60,8 @@ export function objectSchema(properties: Record<string, JsonObject>, required: r
 
 // zod twins ------------------------------------------------------------------------------
 
-export const zId = z.string().max(ITEM_ID_MAX_LENGTH).regex(ITEM_ID_PATTERN, 'not an item id (expected <prefix>-<base36>, e.g. pm-a1b2c3)');
+/** An item id argument (built on first use, with the tool catalogue). */
+export const zId = lazy(() => z.string().max(ITEM_ID_MAX_LENGTH).regex(ITEM_ID_PATTERN, 'not an item id (expected <prefix>-<base36>, e.g. pm-a1b2c3)'));
 export const zText = (max: number) => z.string().min(1).max(max);
 export const zList = <T extends z.ZodType>(item: T, max = MAX_LIST_ARGUMENT) => z.array(item).max(max);
 /** The zod twin of {@link stringListSchema}. */
@@ -79,13 +81,13 @@ export const GUARD_PROPERTIES: Record<string, JsonObject> = {
   expectedRevision: integerSchema(1, MAX_REVISION),
   idempotencyKey: stringSchema(MAX_IDEMPOTENCY_KEY),
 };
-export const guardShape = {
+export const guardShape = lazy(() => ({
   expectedRevision: zInt(1, MAX_REVISION).optional(),
   idempotencyKey: zText(MAX_IDEMPOTENCY_KEY).optional(),
-};
+}));
 /** `idempotencyKey` only (create has no revision to expect). */
 export const IDEMPOTENCY_PROPERTY: Record<string, JsonObject> = { idempotencyKey: GUARD_PROPERTIES.idempotencyKey! };
-export const idempotencyShape = { idempotencyKey: guardShape.idempotencyKey };
+export const idempotencyShape = lazy(() => ({ idempotencyKey: guardShape().idempotencyKey }));
 
 // outputs --------------------------------------------------------------------------------
 

@@ -91,7 +91,7 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       type: f.zod.type,
       tag: f.zod.tag,
       assignee: zText(MAX_SHORT_TEXT).optional(),
-      parent: zId.optional(),
+      parent: zId().optional(),
       text: zText(MAX_SHORT_TEXT).optional(),
       all: z.boolean().optional(),
       sort: z.enum(LIST_SORTS).optional(),

@@ -96,7 +96,8 @@ export class PmMcpDispatcher {
     const definition = this.methods.resolve(ctx.method, ctx.era);
     if (!definition) throw new PmMcpMethodNotFoundError(ctx.method);
     const { _meta: _ignored, ...rest } = request.params ?? {};
-    const parsed = definition.params.safeParse(rest);
+    const schema = typeof definition.params === 'function' ? definition.params() : definition.params;
+    const parsed = schema.safeParse(rest);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
       throw new PmMcpInvalidParamsError(`Invalid params for ${ctx.method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });

@@ -4,6 +4,7 @@ import type { PmMcpMethodRegistry } from './method-registry.js';
 import { isPmMcpLegacyProtocolVersion } from './protocol.js';
 import type { McpLegacyConnectionState, McpRequestContext } from './request-context.js';
 import type { PmMcpServerDescriptor } from './server-descriptor.js';
+import { lazy } from '../util/lazy.js';
 
 /**
  * The legacy (initialize-era) adapter: 2025-11-25 and 2025-06-18 (seed 004 "Legacy boundary").
@@ -15,14 +16,16 @@ import type { PmMcpServerDescriptor } from './server-descriptor.js';
  */
 
 /** `initialize` params (validated in depth by the context resolver; extra members are tolerated). */
-export const mcpInitializeParamsSchema = z.looseObject({
-  protocolVersion: z.string().optional(),
-  capabilities: z.record(z.string(), z.unknown()).optional(),
-  clientInfo: z.record(z.string(), z.unknown()).optional(),
-});
+export const mcpInitializeParamsSchema = lazy(() =>
+  z.looseObject({
+    protocolVersion: z.string().optional(),
+    capabilities: z.record(z.string(), z.unknown()).optional(),
+    clientInfo: z.record(z.string(), z.unknown()).optional(),
+  })
+);
 
 /** `ping` params: nothing but an optional `_meta` (removed before parsing). */
-export const mcpPingParamsSchema = z.looseObject({});
+export const mcpPingParamsSchema = lazy(() => z.looseObject({}));
 
 /** Registers `initialize` and `ping` on the legacy path only (modern requests get -32601). */
 export function registerMcpLegacyMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void {

@@ -31,7 +31,12 @@ export interface McpMethodDefinition<P = unknown> {
   readonly method: string;
   /** The eras that serve this method; elsewhere it is -32601. */
   readonly eras: readonly McpEra[];
-  readonly params: z.ZodType<P>;
+  /**
+   * The params parser, or a function that builds it on first use: a zod schema runs its
+   * constructors when built, so methods a process may never see keep theirs out of start-up
+   * (issue 3, cold start).
+   */
+  readonly params: z.ZodType<P> | (() => z.ZodType<P>);
   handle(params: P, ctx: McpRequestContext): Promise<McpMethodOutcome> | McpMethodOutcome;
 }
 

@@ -160,10 +160,10 @@ function legacyRevision(message: McpInboundMessage, facts: TransportFacts, state
 
 function legacyIdentity(message: McpInboundMessage, state: McpLegacyConnectionState | undefined): { caps: McpClientCapabilities; info: McpImplementation | undefined } {
   if (message.method !== 'initialize') return { caps: state?.clientCapabilities ?? {}, info: state?.clientInfo };
-  const caps = mcpClientCapabilitiesSchema.safeParse(message.params?.capabilities ?? {});
+  const caps = mcpClientCapabilitiesSchema().safeParse(message.params?.capabilities ?? {});
   if (!caps.success) throw new PmMcpInvalidParamsError('initialize: capabilities must be a ClientCapabilities object', { field: 'capabilities' });
   const rawInfo = message.params?.clientInfo;
-  const info = rawInfo === undefined ? undefined : mcpImplementationSchema.safeParse(rawInfo);
+  const info = rawInfo === undefined ? undefined : mcpImplementationSchema().safeParse(rawInfo);
   if (info && !info.success) throw new PmMcpInvalidParamsError('initialize: clientInfo needs string name and version', { field: 'clientInfo' });
   return { caps: caps.data as McpClientCapabilities, info: info?.data as McpImplementation | undefined };
 }

@@ -2,32 +2,37 @@ import { z } from 'zod';
 import { PmMcpInvalidParamsError, PmMcpUnsupportedProtocolVersionError } from '../errors/mcp-errors.js';
 import { MCP_LOG_LEVELS, MCP_META, PM_MCP_SUPPORTED_PROTOCOL_VERSIONS, type McpLogLevel } from './protocol.js';
 import type { JsonObject, McpClientCapabilities, McpImplementation } from './wire-types.js';
+import { lazy } from '../util/lazy.js';
 
 /**
  * Validation of one request's `_meta` (2026-07-28 `RequestMetaObject`, `basic/index` §_meta).
  * The zod schemas below parse exactly the wire input this module reads.
  */
 
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = lazy(() => z.record(z.string(), z.unknown()));
 
 /** `ClientCapabilities`: an object (`{}` allowed); known members must be objects when present. */
-export const mcpClientCapabilitiesSchema = z.looseObject({
-  elicitation: z.looseObject({ form: jsonObject.optional(), url: jsonObject.optional() }).optional(),
-  sampling: z.looseObject({ context: jsonObject.optional(), tools: jsonObject.optional() }).optional(),
-  roots: jsonObject.optional(),
-  experimental: z.record(z.string(), jsonObject).optional(),
-  extensions: z.record(z.string(), jsonObject).optional(),
-});
+export const mcpClientCapabilitiesSchema = lazy(() =>
+  z.looseObject({
+    elicitation: z.looseObject({ form: jsonObject().optional(), url: jsonObject().optional() }).optional(),
+    sampling: z.looseObject({ context: jsonObject().optional(), tools: jsonObject().optional() }).optional(),
+    roots: jsonObject().optional(),
+    experimental: z.record(z.string(), jsonObject()).optional(),
+    extensions: z.record(z.string(), jsonObject()).optional(),
+  })
+);
 
 /** `Implementation`: `name` and `version` required; the rest optional. */
-export const mcpImplementationSchema = z.looseObject({
-  name: z.string(),
-  version: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  websiteUrl: z.string().optional(),
-  icons: z.array(jsonObject).optional(),
-});
+export const mcpImplementationSchema = lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    version: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    websiteUrl: z.string().optional(),
+    icons: z.array(jsonObject()).optional(),
+  })
+);
 
 
 /** W3C trace context carried in `_meta` (unprefixed keys by the spec's exception). */
@@ -159,13 +164,13 @@ export function parseModernRequestMeta(meta: unknown): ModernRequestMeta {
   const capabilities = meta[MCP_META.clientCapabilities];
   if (capabilities === undefined) throw missing(MCP_META.clientCapabilities);
   if (!isClientCapabilities(capabilities)) {
-    const caps = mcpClientCapabilitiesSchema.safeParse(capabilities);
+    const caps = mcpClientCapabilitiesSchema().safeParse(capabilities);
     throw malformed(MCP_META.clientCapabilities, caps.success ? 'invalid value' : issueText(caps.error));
   }
 
   const info = meta[MCP_META.clientInfo];
   if (info !== undefined && !isImplementation(info)) {
-    const parsed = mcpImplementationSchema.safeParse(info);
+    const parsed = mcpImplementationSchema().safeParse(info);
     throw malformed(MCP_META.clientInfo, parsed.success ? 'invalid value' : issueText(parsed.error));
   }
 

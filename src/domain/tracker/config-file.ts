@@ -16,7 +16,7 @@ export async function readTrackerConfig(fs: FileSystem, paths: TrackerPaths): Pr
   } catch (error) {
     throw new CorruptDataError(`${paths.config}: YAML error: ${(error as Error).message}`, { file: paths.config });
   }
-  const parsed = trackerConfigSchema.safeParse(raw);
+  const parsed = trackerConfigSchema.safeParse(raw, { jitless: true }); // once per process: no compiled fast path
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CorruptDataError(`${paths.config}: ${issue.path.join('.') || 'config'}: ${issue.message}`, { file: paths.config });

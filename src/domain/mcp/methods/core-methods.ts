@@ -6,6 +6,7 @@ import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import { registerMcpCompletionMethod, registerMcpPromptMethods } from './prompt-methods.js';
 import { registerMcpResourceMethods } from './resource-methods.js';
 import { registerMcpToolMethods } from './tool-methods.js';
+import { lazy } from '../../util/lazy.js';
 
 /**
  * Assembles the generic MCP methods for a server description: `server/discover` (modern,
@@ -15,7 +16,7 @@ import { registerMcpToolMethods } from './tool-methods.js';
  */
 
 /** `server/discover` params: only `_meta` (removed before parsing). */
-export const mcpDiscoverParamsSchema = z.looseObject({});
+export const mcpDiscoverParamsSchema = lazy(() => z.looseObject({}));
 
 /** Registers `server/discover` (modern only). */
 export function registerMcpDiscoverMethod(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void {

@@ -9,6 +9,7 @@ import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import { compileMcpUriTemplate } from '../uri-template.js';
 import type { JsonObject } from '../wire-types.js';
 import { mcpListParamsSchema } from './tool-methods.js';
+import { lazy } from '../../util/lazy.js';
 
 /**
  * `prompts/list`, `prompts/get` (2026-07-28 `server/prompts`) and `completion/complete`
@@ -17,22 +18,26 @@ import { mcpListParamsSchema } from './tool-methods.js';
  */
 
 /** `prompts/get` params. */
-export const mcpGetPromptParamsSchema = z.object({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.string()).optional(),
-  inputResponses: z.record(z.string(), z.unknown()).optional(),
-  requestState: z.string().optional(),
-});
+export const mcpGetPromptParamsSchema = lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.string()).optional(),
+    inputResponses: z.record(z.string(), z.unknown()).optional(),
+    requestState: z.string().optional(),
+  })
+);
 
 /** `completion/complete` params. */
-export const mcpCompleteParamsSchema = z.object({
-  ref: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('ref/prompt'), name: z.string() }),
-    z.object({ type: z.literal('ref/resource'), uri: z.string() }),
-  ]),
-  argument: z.object({ name: z.string(), value: z.string() }),
-  context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-});
+export const mcpCompleteParamsSchema = lazy(() =>
+  z.object({
+    ref: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('ref/prompt'), name: z.string() }),
+      z.object({ type: z.literal('ref/resource'), uri: z.string() }),
+    ]),
+    argument: z.object({ name: z.string(), value: z.string() }),
+    context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+  })
+);
 
 /** Most values one completion result may carry (`CompleteResult.completion.values` maxItems). */
 export const MCP_MAX_COMPLETION_VALUES = 100;
@@ -56,7 +61,7 @@ export function buildMcpCompletionResult(values: readonly string[], total?: numb
 }
 
 function completionProvider(
-  params: z.infer<typeof mcpCompleteParamsSchema>,
+  params: z.infer<ReturnType<typeof mcpCompleteParamsSchema>>,
   prompts: PmMcpPromptRegistry | undefined,
   resources: PmMcpResourceRegistry | undefined,
 ): McpCompletionProvider | undefined {
@@ -76,7 +81,7 @@ function completionProvider(
   return template.complete;
 }
 
-async function getPrompt(prompts: PmMcpPromptRegistry, params: z.infer<typeof mcpGetPromptParamsSchema>, ctx: McpRequestContext): Promise<JsonObject> {
+async function getPrompt(prompts: PmMcpPromptRegistry, params: z.infer<ReturnType<typeof mcpGetPromptParamsSchema>>, ctx: McpRequestContext): Promise<JsonObject> {
   const prompt = prompts.get(params.name);
   if (!prompt) throw new PmMcpInvalidParamsError(`Unknown prompt: ${params.name}`, { name: params.name });
   const args = params.arguments ?? {};

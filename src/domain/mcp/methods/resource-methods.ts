@@ -8,6 +8,7 @@ import type { McpResourceLister, PmMcpResourceRegistry } from '../resource-regis
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import type { JsonObject, McpResourceContents } from '../wire-types.js';
 import { mcpListParamsSchema } from './tool-methods.js';
+import { lazy } from '../../util/lazy.js';
 
 /**
  * `resources/list`, `resources/templates/list` and `resources/read` over a
@@ -19,11 +20,13 @@ import { mcpListParamsSchema } from './tool-methods.js';
  */
 
 /** `resources/read` params. */
-export const mcpReadResourceParamsSchema = z.object({
-  uri: z.string().min(1),
-  inputResponses: z.record(z.string(), z.unknown()).optional(),
-  requestState: z.string().optional(),
-});
+export const mcpReadResourceParamsSchema = lazy(() =>
+  z.object({
+    uri: z.string().min(1),
+    inputResponses: z.record(z.string(), z.unknown()).optional(),
+    requestState: z.string().optional(),
+  })
+);
 
 async function readContents(resources: PmMcpResourceRegistry, uri: string, ctx: McpRequestContext) {
   const resolved = resources.resolve(uri);

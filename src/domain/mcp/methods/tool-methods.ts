@@ -9,6 +9,7 @@ import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import { deepFreeze } from '../../util/canonical-json.js';
 import type { AnyMcpToolDefinition, McpToolOutput, PmMcpToolRegistry } from '../tool-registry.js';
 import type { JsonObject, McpContentBlock } from '../wire-types.js';
+import { lazy } from '../../util/lazy.js';
 
 /**
  * `tools/list` and `tools/call` over a {@link PmMcpToolRegistry} (2026-07-28 `server/tools`).
@@ -18,18 +19,20 @@ import type { JsonObject, McpContentBlock } from '../wire-types.js';
  */
 
 /** `tools/list` params. */
-export const mcpListParamsSchema = z.object({ cursor: z.string().optional() });
+export const mcpListParamsSchema = lazy(() => z.object({ cursor: z.string().optional() }));
 
 /** `tools/call` params (MRTR members are accepted here and read by interceptors). */
-export const mcpCallToolParamsSchema = z.object({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  inputResponses: z.record(z.string(), z.unknown()).optional(),
-  requestState: z.string().optional(),
-});
+export const mcpCallToolParamsSchema = lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    inputResponses: z.record(z.string(), z.unknown()).optional(),
+    requestState: z.string().optional(),
+  })
+);
 
 /** Parsed `tools/call` params. */
-export type McpCallToolParams = z.infer<typeof mcpCallToolParamsSchema>;
+export type McpCallToolParams = z.infer<ReturnType<typeof mcpCallToolParamsSchema>>;
 
 /**
  * The `CallToolResult` body for a handler's output. Modern: the readable text (or the JSON when

@@ -4,6 +4,7 @@ import type { PmMcpMethodRegistry } from '../method-registry.js';
 import { MCP_META } from '../protocol.js';
 import type { McpSubscriptionFilter } from './subscription-filter.js';
 import type { PmMcpSubscriptionRegistry } from './subscription-registry.js';
+import { lazy } from '../../util/lazy.js';
 
 /**
  * `subscriptions/listen` (2026-07-28 `basic/patterns/subscriptions`, spec-notes §7; seed 004
@@ -39,18 +40,22 @@ const MAX_URI_LENGTH = 2048;
 export const PM_MCP_SUBSCRIPTION_SERVER_OPTIONS = Object.freeze({ resourcesSubscribe: true, resourcesListChanged: true } as const);
 
 /** `SubscriptionFilter` (2026-07-28 schema), plus the tasks extension's `taskIds`. */
-export const mcpSubscriptionFilterSchema = z.looseObject({
-  toolsListChanged: z.boolean().optional(),
-  promptsListChanged: z.boolean().optional(),
-  resourcesListChanged: z.boolean().optional(),
-  resourceSubscriptions: z.array(z.string().max(MAX_URI_LENGTH)).max(PM_MCP_MAX_RESOURCE_SUBSCRIPTIONS).optional(),
-  taskIds: z.array(z.string()).optional(),
-});
+export const mcpSubscriptionFilterSchema = lazy(() =>
+  z.looseObject({
+    toolsListChanged: z.boolean().optional(),
+    promptsListChanged: z.boolean().optional(),
+    resourcesListChanged: z.boolean().optional(),
+    resourceSubscriptions: z.array(z.string().max(MAX_URI_LENGTH)).max(PM_MCP_MAX_RESOURCE_SUBSCRIPTIONS).optional(),
+    taskIds: z.array(z.string()).optional(),
+  })
+);
 
 /** `SubscriptionsListenRequestParams` without `_meta` (removed before parsing). */
-export const mcpSubscriptionsListenParamsSchema = z.looseObject({
-  notifications: mcpSubscriptionFilterSchema,
-});
+export const mcpSubscriptionsListenParamsSchema = lazy(() =>
+  z.looseObject({
+    notifications: mcpSubscriptionFilterSchema(),
+  })
+);
 
 /** Registers `subscriptions/listen` over `subscriptions` on the core's method registry. */
 export function registerMcpSubscriptionsListenMethod(methods: PmMcpMethodRegistry, subscriptions: PmMcpSubscriptionRegistry): void {

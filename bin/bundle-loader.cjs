@@ -15,17 +15,22 @@
 // inode, size and mtime (each build replaces the bundle by rename), taken from the same open
 // file the source is read from, and to the node version. `PM_COMPILE_CACHE=0` turns the cache off. Any failure of the cache falls back to a
 // plain compile: the cache can make a start faster, never break it.
-import { isAscii } from 'node:buffer';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+//
+// This file and the bins that use it are CommonJS: a process whose main module is ESM starts
+// node's ES module loader first, which costs ~9 ms of every start here (measured side by side
+// with a bare echo in both forms; docs/BENCHMARKS.md).
+'use strict';
+const { isAscii } = require('node:buffer');
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { homedir } = require('node:os');
+const { basename, dirname, join } = require('node:path');
+const { Script } = require('node:vm');
 
 const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** The directory of code caches, or undefined when caching is off. */
-export function compileCacheDir(env = process.env) {
+function compileCacheDir(env = process.env) {
   if (env.PM_COMPILE_CACHE === '0' || env.PM_COMPILE_CACHE === 'false' || env.PM_COMPILE_CACHE === 'off') return undefined;
   if (env.PM_COMPILE_CACHE_DIR) return env.PM_COMPILE_CACHE_DIR;
   const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
@@ -38,7 +43,7 @@ export function compileCacheDir(env = process.env) {
  * told what became of the code cache: 'off', 'absent' (none yet: written at exit), 'rejected'
  * (unusable: rewritten at exit) or 'accepted'.
  */
-export function loadBundle(file, options = {}) {
+function loadBundle(file, options = {}) {
   // Bytes and signature from one open file: a build replacing the bundle meanwhile (by rename)
   // cannot pair the new file's signature with the old file's code.
   let fd;
@@ -70,9 +75,9 @@ export function loadBundle(file, options = {}) {
   const status = !cacheFile ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
   if (status === 'absent' || status === 'rejected') process.once('exit', () => writeCache(dir, cacheFile, prefix, script));
   options.onCacheStatus?.(status);
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
-  return module.exports;
+  const bundleModule = { exports: {} };
+  script.runInThisContext()(bundleModule.exports, createRequire(file), bundleModule, file, dirname(file));
+  return bundleModule.exports;
 }
 
 /** A short, stable hash of a path (FNV-1a, 32 bits), without loading node:crypto. */
@@ -115,3 +120,30 @@ function writeCache(dir, cacheFile, prefix, script) {
     // A read-only or full disk only costs the next start its compile time.
   }
 }
+
+/**
+ * The `main` export of a bin's entry point: the bundle dist/bundle/<bundle> run with the code
+ * cache, else the compiled module dist/<entry> (an install built without devDependencies). When
+ * dist/ is missing, says how to build it and exits 1.
+ */
+async function loadMain(bin, bundle, entry) {
+  const dist = join(__dirname, '..', 'dist');
+  try {
+    const exports = loadBundle(join(dist, 'bundle', bundle)) ?? (await import(require('node:url').pathToFileURL(join(dist, entry)).href));
+    return exports.main;
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
+    process.stderr.write(`${bin}: dist/ is missing or incomplete; run \`npm install\` or \`node scripts/build.mjs\` first\n`);
+    process.exit(1);
+  }
+}
+
+/** Reports an unexpected failure of a bin on stderr and exits 1. */
+function failBin(bin) {
+  return (error) => {
+    process.stderr.write(`${bin}: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  };
+}
+
+module.exports = { compileCacheDir, loadBundle, loadMain, failBin };
