@@ -87,6 +87,30 @@ const zodNamespaceImports = {
 };
 
 /**
+ * yaml is CommonJS, so a bundle runs all of its module code (~5 ms of a start) where a module
+ * importing it is evaluated, though pm-mcp needs it only once config.yaml or an item is read.
+ * pm uses two plain functions of it: the bundles import them from this stand-in, which loads
+ * yaml on the first call. Importing anything else from 'yaml' fails the build here, on purpose.
+ */
+const lazyYaml = {
+  name: 'pm-lazy-yaml',
+  setup(build) {
+    const real = createRequire(import.meta.url).resolve('yaml');
+    build.onResolve({ filter: /^yaml$/ }, (args) => (args.namespace === 'pm-lazy-yaml' ? undefined : { path: 'yaml', namespace: 'pm-lazy-yaml' }));
+    build.onLoad({ filter: /.*/, namespace: 'pm-lazy-yaml' }, () => ({
+      contents: [
+        `let yaml;`,
+        `const load = () => (yaml ??= require(${JSON.stringify(real)}));`,
+        `export function parseDocument(...args) { return load().parseDocument(...args); }`,
+        `export function stringify(...args) { return load().stringify(...args); }`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
  * Bundles the stdio server and the CLI (our own compiled sources plus their dependencies) with
  * esbuild, a devDependency, as CommonJS scripts that bin/bundle-loader.cjs runs with a V8 code
  * cache: start-up is dominated by resolving, parsing and compiling JavaScript (issue 3, cold
@@ -112,7 +136,7 @@ async function bundle() {
       charset: 'ascii',
       minifyWhitespace: true,
       minifySyntax: true,
-      plugins: [englishZodLocales, zodNamespaceImports],
+      plugins: [englishZodLocales, zodNamespaceImports, lazyYaml],
       write: false,
       outfile: join(bundles, name),
       logLevel: 'error',

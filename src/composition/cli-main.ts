@@ -92,7 +92,11 @@ function lazyServices(settings: () => Settings): CliServices {
     return { container: await buildContainer(s), settings: s };
   }));
   return {
-    tracker: async () => (await built()).container.getAsync<Tracker>(IDS.Tracker),
+    tracker: async () => {
+      const tracker = await (await built()).container.getAsync<Tracker>(IDS.Tracker);
+      await tracker.ready(); // commands read tracker.config; a bad config.yaml fails here (exit 7)
+      return tracker;
+    },
     initialize: async (options) => {
       const { container: c, settings: s } = await built();
       return initTracker(await c.getAsync(IDS.FileSystem), trackerRootFor(s.root ?? s.cwd), options);

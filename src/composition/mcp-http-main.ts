@@ -70,6 +70,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     createdTracker = await ensureTracker(settings, http!.initTracker);
     container = await buildContainer(settings, 'node');
     tracker = await container.getAsync(IDS.Tracker);
+    await tracker.ready(); // a bad config.yaml stops the server before it listens
     server = await container.getAsync(IDS.McpServer);
     subscriptions = await container.getAsync(IDS.McpSubscriptions);
     dispatcher = await container.getAsync(IDS.McpDispatcher);

@@ -9,7 +9,11 @@ import type { Locker } from '../ports/locker.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
-/** The tracker domain service over whichever adapter family is loaded. */
+/**
+ * The tracker domain service over whichever adapter family is loaded. It is opened without
+ * reading config.yaml: each host awaits `tracker.ready()` when it wants the configuration
+ * checked (the CLI and pm-mcp-http before they run anything, pm-mcp right after its first turn).
+ */
 export const trackerModule = new ContainerModule(({ bind }) => {
   bind(IDS.TrackerRoot)
     .toResolvedValue((fs: FileSystem, s: Settings) => locateTrackerRoot(fs, s.cwd, s.root), [IDS.FileSystem, IDS.Settings])
@@ -17,7 +21,7 @@ export const trackerModule = new ContainerModule(({ bind }) => {
   bind(IDS.Tracker)
     .toResolvedValue(
       (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, root: string, s: Settings) =>
-        Tracker.open({ fs, clock, ids, hasher, locker }, root, { defaultActor: s.actor, lockTimeoutMs: s.lockTimeoutMs }),
+        Tracker.openDeferred({ fs, clock, ids, hasher, locker }, root, { defaultActor: s.actor, lockTimeoutMs: s.lockTimeoutMs }),
       [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.TrackerRoot, IDS.Settings],
     )
     .inSingletonScope();

@@ -90,9 +90,9 @@ export interface PmMcpToolSelection {
  * Parses `{PM_MCP_PROFILE, PM_MCP_TOOLS}` from the environment into a {@link PmMcpToolSelection}.
  * An unset or empty profile is `core`, or `custom` when PM_MCP_TOOLS names tools; an empty
  * PM_MCP_TOOLS counts as unset except under `custom`, where it is refused. Failures are zod
- * issues carrying the {@link selectPmMcpTools} message.
+ * issues carrying the {@link selectPmMcpTools} message. Built on first use (a `z.lazy`).
  */
-export const pmMcpToolEnvSchema = z
+export const pmMcpToolEnvSchema = z.lazy(() => z
   .object({ PM_MCP_PROFILE: z.string().optional(), PM_MCP_TOOLS: z.string().optional() })
   .transform((env, ctx): PmMcpToolSelection => {
     try {
@@ -102,7 +102,7 @@ export const pmMcpToolEnvSchema = z
       ctx.addIssue({ code: 'custom', message: (error as Error).message, path: [custom ? 'PM_MCP_TOOLS' : 'PM_MCP_PROFILE'] });
       return z.NEVER;
     }
-  });
+  }));
 
 /**
  * The selection for a profile and tool list as a host received them (both possibly unset or

@@ -74,6 +74,9 @@ export function buildPmTrackerMcpServerOptions(options: PmTrackerMcpServerOption
     tools: new PmMcpToolRegistry(() => createPmTrackerTools(pmTrackerToolDeps({ tracker, defaultActor, consent }), names)),
     resources: createPmTrackerResources(tracker, fs),
     prompts: createPmTrackerPrompts(tracker),
+    // The catalogue's schemas come from config.yaml (types, statuses, lease): read it before
+    // anything but discover is served, so an opened-deferred tracker is ready for every tool.
+    prepare: () => tracker.ready(),
   };
 }
 

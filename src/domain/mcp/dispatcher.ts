@@ -70,12 +70,16 @@ const MEMO_LIMIT = 512;
 /** Routes requests for one server description over one method registry. */
 export class PmMcpDispatcher {
   private readonly memo = new Map<string, PreSerializedJson>();
+  private prepared: boolean;
+  private preparing: Promise<void> | undefined;
 
   constructor(
     private readonly server: PmMcpServerDescriptor,
     private readonly methods: PmMcpMethodRegistry,
     private readonly options: PmMcpDispatcherOptions = {},
-  ) {}
+  ) {
+    this.prepared = server.prepare === undefined;
+  }
 
   /** A connection: in-flight requests (for cancellation) and, on stdio, the legacy initialize state. */
   connect(): PmMcpConnection {
@@ -102,8 +106,23 @@ export class PmMcpDispatcher {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
       throw new PmMcpInvalidParamsError(`Invalid params for ${ctx.method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
     }
+    if (!this.prepared && ctx.method !== 'server/discover') await this.prepare();
     const outcome = await this.methods.invoke(definition, parsed.data, ctx);
     return this.serialize(ctx, request.id, outcome);
+  }
+
+  /** Waits for the server's `prepare` hook, once while it succeeds (see PmMcpServerOptions.prepare). */
+  private prepare(): Promise<void> {
+    this.preparing ??= this.server.prepare!().then(
+      () => {
+        this.prepared = true;
+      },
+      (error: unknown) => {
+        this.preparing = undefined;
+        throw error;
+      },
+    );
+    return this.preparing;
   }
 
   /** Reports an unexpected throw to the host hook (never to the client). */

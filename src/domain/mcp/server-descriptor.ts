@@ -34,6 +34,12 @@ export interface PmMcpServerOptions {
   readonly listTtlMs?: number;
   readonly discoverTtlMs?: number;
   readonly pageSize?: number;
+  /**
+   * Work the server finishes before it serves anything but `server/discover` (the tracker
+   * server reads config.yaml here): discover answers at once, every other request waits for
+   * it once. A failure is that request's error, and the next request tries again.
+   */
+  readonly prepare?: () => Promise<unknown>;
 }
 
 /** The resolved description the dispatcher and core methods read. */
@@ -52,6 +58,7 @@ export interface PmMcpServerDescriptor {
   readonly listCache: McpCachePolicy;
   readonly discoverTtlMs: number;
   readonly pageSize: number;
+  readonly prepare: (() => Promise<unknown>) | undefined;
 }
 
 function ttl(value: number | undefined, fallback: number, name: string): number {
@@ -98,5 +105,6 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     listCache: Object.freeze({ ttlMs: ttl(options.listTtlMs, PM_MCP_LIST_TTL_MS, 'listTtlMs'), cacheScope: 'public' as const }),
     discoverTtlMs: ttl(options.discoverTtlMs, PM_MCP_DISCOVER_TTL_MS, 'discoverTtlMs'),
     pageSize,
+    prepare: options.prepare,
   } satisfies PmMcpServerDescriptor);
 }

@@ -6,16 +6,21 @@ export const CORE_STATUSES = ['draft', 'open', 'in_progress', 'blocked', 'closed
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'canceled']);
 export const DEFAULT_TYPES = ['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision'] as const;
 
-const customField = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('string'), description: z.string().optional(), maxLength: z.number().int().positive().optional() }).strict(),
-  z.object({ type: z.literal('number'), description: z.string().optional(), min: z.number().optional(), max: z.number().optional() }).strict(),
-  z.object({ type: z.literal('boolean'), description: z.string().optional() }).strict(),
-  z.object({ type: z.literal('enum'), description: z.string().optional(), values: z.array(z.string().min(1)).min(1) }).strict(),
-]);
-export type CustomFieldDefinition = z.infer<typeof customField>;
+const customField = () =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('string'), description: z.string().optional(), maxLength: z.number().int().positive().optional() }).strict(),
+    z.object({ type: z.literal('number'), description: z.string().optional(), min: z.number().optional(), max: z.number().optional() }).strict(),
+    z.object({ type: z.literal('boolean'), description: z.string().optional() }).strict(),
+    z.object({ type: z.literal('enum'), description: z.string().optional(), values: z.array(z.string().min(1)).min(1) }).strict(),
+  ]);
+export type CustomFieldDefinition = z.infer<ReturnType<typeof customField>>;
 
-/** Schema of `.agents/pm/config.yaml` (DESIGN.md "Tracker model"). */
-export const trackerConfigSchema = z.object({
+/**
+ * Schema of `.agents/pm/config.yaml` (DESIGN.md "Tracker model"). Built on first use (a
+ * `z.lazy`): processes that never read the configuration, and pm-mcp until its first turn is
+ * answered, do not pay for its constructors (issue 3, cold start).
+ */
+export const trackerConfigSchema = z.lazy(() => z.object({
   version: z.literal(1).default(1),
   idPrefix: z.string().regex(/^[a-z][a-z0-9]{0,11}$/, 'idPrefix must be 1-12 lowercase letters or digits, starting with a letter').default('pm'),
   types: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/)).min(1).default([...DEFAULT_TYPES]),
@@ -26,7 +31,7 @@ export const trackerConfigSchema = z.object({
     priority: z.number().int().min(0).max(4).default(2),
   }).strict().default({ type: 'Task', status: 'open', priority: 2 }),
   claimLeaseMinutes: z.number().int().min(1).max(10080).default(120),
-  customFields: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), customField).default({}),
+  customFields: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), customField()).default({}),
 }).strict().superRefine((config, ctx) => {
   for (const status of CORE_STATUSES) {
     if (!config.statuses.includes(status)) ctx.addIssue({ code: 'custom', path: ['statuses'], message: `statuses must include the core status '${status}'` });
@@ -34,7 +39,7 @@ export const trackerConfigSchema = z.object({
   if (!config.types.includes(config.defaults.type)) ctx.addIssue({ code: 'custom', path: ['defaults', 'type'], message: `default type '${config.defaults.type}' is not in types` });
   if (!config.statuses.includes(config.defaults.status)) ctx.addIssue({ code: 'custom', path: ['defaults', 'status'], message: `default status '${config.defaults.status}' is not in statuses` });
   if (new Set(config.types).size !== config.types.length) ctx.addIssue({ code: 'custom', path: ['types'], message: 'types must be unique' });
-});
+}));
 
 export type TrackerConfig = z.infer<typeof trackerConfigSchema>;
 

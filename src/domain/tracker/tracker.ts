@@ -51,16 +51,19 @@ export class Tracker {
   private readonly history: HistoryLog;
   private readonly engine: MutationEngine;
 
+  private loadedConfig: TrackerConfig | undefined;
+  private configLoad: Promise<TrackerConfig> | undefined;
+
   private constructor(
     private readonly ports: TrackerPorts,
     root: string,
-    readonly config: TrackerConfig,
     private readonly options: TrackerOptions,
   ) {
     this.paths = new TrackerPaths(root);
     this.store = new ItemStore(ports.fs, ports.hasher, this.paths);
     this.history = new HistoryLog(ports.fs, ports.hasher, this.paths);
     this.index = new ItemIndex(ports.fs, this.paths);
+    const config = () => this.config;
     this.engine = new MutationEngine({
       ...ports,
       paths: this.paths,
@@ -68,15 +71,50 @@ export class Tracker {
       history: this.history,
       ledger: new IdempotencyLedger(ports.fs, this.paths),
       index: this.index,
-      idPrefix: config.idPrefix,
+      get idPrefix() {
+        return config().idPrefix;
+      },
       lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     });
   }
 
   /** Opens the tracker whose `.agents/pm` directory is `root` (config.yaml must parse). */
   static async open(ports: TrackerPorts, root: string, options: TrackerOptions): Promise<Tracker> {
-    const paths = new TrackerPaths(root);
-    return new Tracker(ports, root, await readTrackerConfig(ports.fs, paths), options);
+    const tracker = Tracker.openDeferred(ports, root, options);
+    await tracker.ready();
+    return tracker;
+  }
+
+  /**
+   * The tracker at `root` without reading config.yaml yet: the operations that need the
+   * configuration read it on first use, and a host calls {@link ready} when it wants it checked
+   * (pm-mcp answers `server/discover` first: issue 3, cold start). Reads of items, lists and
+   * history never wait for it.
+   */
+  static openDeferred(ports: TrackerPorts, root: string, options: TrackerOptions): Tracker {
+    return new Tracker(ports, root, options);
+  }
+
+  /**
+   * Reads and checks config.yaml once (CorruptDataError or NotFoundError when it cannot be
+   * used; a later call tries again, so a fixed file is picked up without a restart).
+   */
+  ready(): Promise<TrackerConfig> {
+    if (this.loadedConfig) return Promise.resolve(this.loadedConfig);
+    this.configLoad ??= readTrackerConfig(this.ports.fs, this.paths).then(
+      (config) => (this.loadedConfig = config),
+      (error: unknown) => {
+        this.configLoad = undefined;
+        throw error;
+      },
+    );
+    return this.configLoad;
+  }
+
+  /** The tracker configuration; only after {@link ready} (or {@link open}) has resolved. */
+  get config(): TrackerConfig {
+    if (!this.loadedConfig) throw new Error('the tracker configuration is read by Tracker.ready(); await it before reading Tracker.config');
+    return this.loadedConfig;
   }
 
   async get(id: string): Promise<Item> {
@@ -109,10 +147,11 @@ export class Tracker {
   }
 
   async validate(): Promise<ValidationReport> {
-    return validateTracker(this.ports.fs, this.ports.hasher, this.paths, this.config);
+    return validateTracker(this.ports.fs, this.ports.hasher, this.paths, await this.ready());
   }
 
   async create(input: CreateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+    await this.ready();
     return this.mutate({ op: 'create', params: input }, options, async (current, ctx) => {
       if (current) throw new ConflictError(`item ${ctx.itemId} already exists`, 'exists', { itemId: ctx.itemId });
       const item = buildNewItem(input, this.config, ctx);
@@ -123,6 +162,7 @@ export class Tracker {
 
   async update(id: string, input: UpdateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
     if (Object.values(input).every((v) => v === undefined)) throw new ValidationError('nothing to update: give at least one field to change', {});
+    await this.ready();
     return this.mutateItem(id, 'update', input, options, async (item) => {
       const next = applyUpdate(item, input, this.config);
       await this.assertReferences(next);
@@ -132,6 +172,7 @@ export class Tracker {
 
   async claim(id: string, input: ClaimInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
     const holder = input.holder ?? this.actor(options);
+    await this.ready();
     return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
   }
 
@@ -220,6 +261,7 @@ export class Tracker {
 
   /** A compact picture of the project: counts, what to do next, who holds what. */
   async context(): Promise<TrackerContext> {
+    const config = await this.ready();
     await this.index.refresh();
     const byStatus: Record<string, number> = {};
     const byType: Record<string, number> = {};
@@ -232,7 +274,7 @@ export class Tracker {
     }
     const next = await this.next({});
     const recent = runListQuery(this.index.values(), { all: true, sort: 'updated', limit: 5 }).items;
-    return { root: this.paths.root, idPrefix: this.config.idPrefix, total: this.index.size, byStatus, byType, next: next.item, nextRationale: next.rationale, claims: claims.sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : 1)), recent, unreadable: this.index.problems() };
+    return { root: this.paths.root, idPrefix: config.idPrefix, total: this.index.size, byStatus, byType, next: next.item, nextRationale: next.rationale, claims: claims.sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : 1)), recent, unreadable: this.index.problems() };
   }
 
   /** Writes the index snapshot and stops watching (long-lived hosts call this on exit). */
