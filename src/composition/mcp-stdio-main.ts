@@ -11,8 +11,8 @@ import { settingsFromEnv } from './settings.js';
 /**
  * pm-mcp: the MCP server over stdio (seed 004 "Transport behavior": a JSON-RPC/stdio adapter
  * over the SDK contracts). stdout carries only protocol messages; diagnostics go to stderr.
- * Startup problems (no tracker, a bad PM_MCP_PROFILE or PM_MCP_TOOLS) are reported on stderr
- * with exit code 1 before anything is read. config.yaml is read once the first turn's input has
+ * Startup problems (no tracker: exit code 3; a bad PM_MCP_PROFILE or PM_MCP_TOOLS: 1) are
+ * reported on stderr before anything is read. config.yaml is read once the first turn's input has
  * been answered (server/discover does not need it; other requests wait for it), and a file that
  * cannot be used stops the server the same way (its exit code, e.g. 7). On stdin EOF or
  * SIGTERM, listen streams end gracefully, in-flight requests finish, and the process exits.
