@@ -20,13 +20,13 @@
 // --connections=N (default 16).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { saveBenchResult } from './lib/results.mjs';
+import { machineInfo, saveBenchResult } from './lib/results.mjs';
 import { seedBenchTracker } from './lib/seed.mjs';
 import { fmt, round, table } from './lib/stats.mjs';
 
@@ -294,7 +294,7 @@ try {
   const badCount = Object.fromEntries(NAMES.map((n) => [n, KINDS.reduce((sum, k) => sum + bad(throughput[k][n]) + throughput[k][n].warmUpBad, 0)]));
   const result = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: loadAtStart },
+    machine: machineInfo(loadAtStart),
     method: {
       profile: PROFILE,
       items: ITEMS,

@@ -16,11 +16,11 @@
 // Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<bin/pm-mcp.cjs (or .js) of
 // another build> to run that build side by side as "pm-baseline" (before/after in one run).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { saveBenchResult } from './lib/results.mjs';
+import { machineInfo, saveBenchResult } from './lib/results.mjs';
 import { seedBenchTracker } from './lib/seed.mjs';
 import { StdioPeer } from './lib/stdio-peer.mjs';
 import { fmt, quantile, round, table } from './lib/stats.mjs';
@@ -260,7 +260,7 @@ try {
   const totalErrors = Object.values(errors).reduce((a, b) => a + b, 0) + coldStart.errors;
   const result = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: loadAtStart },
+    machine: machineInfo(loadAtStart),
     method: {
       profile: PROFILE,
       items: ITEMS,

@@ -7,7 +7,7 @@
 // results as JSON to bench/results/. Options: --scales=1000,10000  --quick (fewer samples).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { IDS } from '../dist/composition/service-ids.js';
 import { settingsFromEnv } from '../dist/composition/settings.js';
 import { initTracker } from '../dist/domain/tracker/init.js';
 import { FILTERS, PEOPLE, TAGS, prng, skewed, vocabulary } from './lib/dataset.mjs';
-import { saveBenchResult } from './lib/results.mjs';
+import { machineInfo, saveBenchResult } from './lib/results.mjs';
 import { seedItems } from './lib/seed.mjs';
 import { fmt, round, summarize, table } from './lib/stats.mjs';
 
@@ -187,7 +187,7 @@ try {
   }
   const loadAtEnd = load();
   report(results, loadAtStart, loadAtEnd);
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage: { start: loadAtStart, end: loadAtEnd } };
+  const machine = machineInfo({ start: loadAtStart, end: loadAtEnd });
   saveBenchResult('tracker', { date: new Date().toISOString(), machine, samples: SAMPLES, targets: TARGETS, results }, benchStarted);
 } finally {
   cleanup();

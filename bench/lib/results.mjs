@@ -1,5 +1,6 @@
 // Where a benchmark's full results go: bench/results/<name>-<date>.json (git-ignored).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,4 +13,9 @@ export function saveBenchResult(name, result, startedAt) {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\nresults: ${file} (${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
   return file;
+}
+
+/** The machine a result was measured on (`loadAverage` as the benchmark took it). */
+export function machineInfo(loadAverage) {
+  return { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: process.platform, loadAverage };
 }
