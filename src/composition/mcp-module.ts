@@ -6,7 +6,7 @@ import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
 import { registerMcpSubscriptionsListenMethod } from '../domain/mcp/subscriptions/listen-method.js';
 import { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
 import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS } from '../domain/mcp/subscriptions/index.js';
-import { PmMcpTrackerChangeSource } from '../domain/mcp/subscriptions/tracker-change-source.js';
+import { PmMcpTrackerChangeSource } from '../domain/mcp-tracker/tracker-change-source.js';
 import { createPmTrackerMcpServer } from '../domain/mcp-tracker/tracker-server.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Clock } from '../ports/clock.js';
@@ -39,7 +39,7 @@ export const mcpModule = new ContainerModule(({ bind }) => {
   bind(IDS.McpSubscriptions)
     .toResolvedValue(
       (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker) =>
-        new PmMcpSubscriptionRegistry(server, clock, [new PmMcpTrackerChangeSource(fs, tracker.paths.items)]),
+        new PmMcpSubscriptionRegistry(server, clock, [new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items)]),
       [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker],
     )
     .inSingletonScope();

@@ -11,10 +11,10 @@ import {
   MCP_META,
   PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
   PmMcpSubscriptionRegistry,
-  PmMcpTrackerChangeSource,
   registerMcpSubscriptionsListenMethod,
   type JsonRpcId,
 } from '../../src/domain/mcp/index.js';
+import { PmMcpTrackerChangeSource } from '../../src/domain/mcp-tracker/index.js';
 import { ChildProcesses, workerPath } from '../support/child-processes.js';
 import { McpHarness, MODERN_META } from '../support/mcp-fake-server.js';
 import { initNodeTracker, openNodeTracker } from '../support/node-tracker.js';
@@ -65,7 +65,7 @@ describe('subscriptions/listen over real files', () => {
     const { item: other } = await tracker.create({ title: 'other item' });
     await tracker.dispose();
     const h = new McpHarness(PM_MCP_SUBSCRIPTION_SERVER_OPTIONS);
-    registry = new PmMcpSubscriptionRegistry(h.server, new SystemClock(), [new PmMcpTrackerChangeSource(new NodeFileSystem(), `${root}/items`)], { debounceMs: 30 });
+    registry = new PmMcpSubscriptionRegistry(h.server, new SystemClock(), [new PmMcpTrackerChangeSource(new NodeFileSystem(), new SystemClock(), `${root}/items`)], { debounceMs: 30 });
     registerMcpSubscriptionsListenMethod(h.methods, registry);
     const listen = (id: JsonRpcId, notifications: Record<string, unknown>) =>
       h.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: MODERN_META } });

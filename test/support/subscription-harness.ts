@@ -9,13 +9,13 @@ import {
   MCP_META,
   PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
   PmMcpSubscriptionRegistry,
-  PmMcpTrackerChangeSource,
   registerMcpSubscriptionsListenMethod,
   type JsonRpcId,
   type PmMcpChangeSource,
   type PmMcpServerOptions,
   type PmMcpSubscriptionRegistryOptions,
 } from '../../src/domain/mcp/index.js';
+import { PmMcpTrackerChangeSource } from '../../src/domain/mcp-tracker/index.js';
 import { McpHarness, MODERN_META, type Written } from './mcp-fake-server.js';
 import { memoryTracker, ROOT } from './memory-tracker.js';
 
@@ -42,7 +42,7 @@ export async function subscriptionSetup(options: SubscriptionSetupOptions = {}) 
   const trackerWatchers = t.fs.watcherCount();
   const h = new McpHarness({ ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS, ...options.server });
   const watchedFs = options.watchFs ? options.watchFs(t.fs) : t.fs;
-  const source = new PmMcpTrackerChangeSource(watchedFs, ITEMS_DIR);
+  const source = new PmMcpTrackerChangeSource(watchedFs, t.clock, ITEMS_DIR);
   const registry = new PmMcpSubscriptionRegistry(h.server, t.clock, [source, ...(options.extraSources ?? [])], options.registry);
   registerMcpSubscriptionsListenMethod(h.methods, registry);
 

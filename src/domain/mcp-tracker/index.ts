@@ -14,3 +14,4 @@ export * from './guidance.js';
 export * from './tracker-resources.js';
 export * from './tracker-prompts.js';
 export * from './tracker-server.js';
+export * from './tracker-change-source.js';

@@ -6,5 +6,4 @@
 export * from './change-source.js';
 export * from './subscription-filter.js';
 export * from './subscription-registry.js';
-export * from './tracker-change-source.js';
 export * from './listen-method.js';

@@ -1,6 +1,8 @@
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
 import type { DirectoryEntry, FileSignature, FileSystem, WatchListener } from '../../../../src/ports/file-system.js';
-import { pmItemIdOfFileName, PmMcpTrackerChangeSource, type PmMcpChange } from '../../../../src/domain/mcp/index.js';
+import { ManualClock } from '../../../../src/adapters/memory/manual-clock.js';
+import type { PmMcpChange } from '../../../../src/domain/mcp/index.js';
+import { pmItemIdOfFileName, PmMcpTrackerChangeSource } from '../../../../src/domain/mcp-tracker/index.js';
 import { settle } from '../../../support/subscription-harness.js';
 
 const DIR = '/p/.agents/pm/items';
@@ -59,7 +61,7 @@ function render(batches: (readonly PmMcpChange[])[]): string[][] {
 
 async function started(fs: FileSystem) {
   const batches: (readonly PmMcpChange[])[] = [];
-  const source = new PmMcpTrackerChangeSource(fs, DIR);
+  const source = new PmMcpTrackerChangeSource(fs, new ManualClock(), DIR);
   const stop = source.start((changes) => batches.push(changes));
   await settle();
   return { batches, stop, source };
@@ -75,7 +77,7 @@ describe('PmMcpTrackerChangeSource', () => {
   });
 
   test('covers pm://context, pm://claims, pm://items and item URIs only', () => {
-    const source = new PmMcpTrackerChangeSource(new MemoryFileSystem(), DIR);
+    const source = new PmMcpTrackerChangeSource(new MemoryFileSystem(), new ManualClock(), DIR);
     for (const uri of ['pm://context', 'pm://claims', 'pm://items', 'pm://items/', 'pm://items/pm-a1b2c3']) expect(source.coversUri(uri)).toBe(true);
     for (const uri of ['pm://guidance', 'pm://items/PM-12', 'pm://items/pm-a1b2c3/x', 'pm://itemsx', 'file:///etc/passwd']) expect(source.coversUri(uri)).toBe(false);
   });
@@ -127,7 +129,7 @@ describe('PmMcpTrackerChangeSource', () => {
   test('more pending names than the bound fall back to one rescan', async () => {
     const fs = new ScriptedWatchFs();
     const batches: (readonly PmMcpChange[])[] = [];
-    const stop = new PmMcpTrackerChangeSource(fs, DIR, { maxPendingNames: 3 }).start((changes) => batches.push(changes));
+    const stop = new PmMcpTrackerChangeSource(fs, new ManualClock(), DIR, { maxPendingNames: 3 }).start((changes) => batches.push(changes));
     await settle();
     fs.holdScans(); // keep the pass busy so names pile up
     for (let i = 0; i < 10; i++) await fs.writeAtomic(`${DIR}/pm-a${i}0.md`, String(i));
@@ -149,7 +151,7 @@ describe('PmMcpTrackerChangeSource', () => {
     await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a');
     fs.holdScans();
     const batches: (readonly PmMcpChange[])[] = [];
-    const stop = new PmMcpTrackerChangeSource(fs, DIR).start((changes) => batches.push(changes));
+    const stop = new PmMcpTrackerChangeSource(fs, new ManualClock(), DIR).start((changes) => batches.push(changes));
     await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a2'); // raced the scan, which already sees the new signature
     fs.fire('pm-aaa.md');
     fs.releaseScans();
@@ -167,7 +169,7 @@ describe('PmMcpTrackerChangeSource', () => {
     await fs.writeAtomic(`${DIR}/pm-bbb.md`, 'b');
     fs.holdScans();
     const batches: (readonly PmMcpChange[])[] = [];
-    const stop = new PmMcpTrackerChangeSource(fs, DIR).start((changes) => batches.push(changes));
+    const stop = new PmMcpTrackerChangeSource(fs, new ManualClock(), DIR).start((changes) => batches.push(changes));
     await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a2'); // lands while the scan runs
     fs.releaseScans();
     await settle(); // the scan finished with the new signature, and no event yet
@@ -211,9 +213,11 @@ describe('PmMcpTrackerChangeSource', () => {
     const fs = new ScriptedWatchFs();
     await fs.writeAtomic(`${DIR}/pm-aaa.md`, 'a');
     const batches: (readonly PmMcpChange[])[] = [];
-    const stop = new PmMcpTrackerChangeSource(fs, DIR).start((changes) => batches.push(changes));
+    const clock = new ManualClock();
+    const stop = new PmMcpTrackerChangeSource(fs, clock, DIR).start((changes) => batches.push(changes));
     await settle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    clock.advance(250); // the window closes on the Clock port: no real wait
+    await settle();
     fs.fire('pm-aaa.md');
     await settle();
     expect(render(batches)).toEqual([]);

@@ -1,10 +1,12 @@
-import type { FileSignature, FileSystem } from '../../../ports/file-system.js';
-import { ITEM_ID_PATTERN } from '../../tracker/item.js';
-import { joinPath } from '../../util/paths.js';
-import type { PmMcpChange, PmMcpChangeEmitter, PmMcpChangeSource } from './change-source.js';
+import type { Clock } from '../../ports/clock.js';
+import type { FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { PmMcpChange, PmMcpChangeEmitter, PmMcpChangeSource } from '../mcp/subscriptions/change-source.js';
+import { ITEM_ID_PATTERN } from '../tracker/item.js';
+import { joinPath } from '../util/paths.js';
 
 /**
- * The tracker's change source for listen streams (issue 3 "Subscriptions"; seed 004): one
+ * The tracker's change source for listen streams (seed 004 "Transport behavior"; 2026-07-28
+ * `basic/patterns/subscriptions`): one
  * watch over `.agents/pm/items/` through the FileSystem port, so an item changed by another
  * process (`pm update` in a shell, a git checkout) is seen like one changed by this server.
  *
@@ -76,10 +78,12 @@ export class PmMcpTrackerChangeSource implements PmMcpChangeSource {
 
   /**
    * @param fs the FileSystem port (the node adapter for real files; its watch sees other processes' writes)
+   * @param clock the Clock port: it closes the window in which a first event may stem from the first scan
    * @param itemsDir the tracker's items directory (`TrackerPaths.items`)
    */
   constructor(
     private readonly fs: FileSystem,
+    private readonly clock: Clock,
     private readonly itemsDir: string,
     options: PmMcpTrackerChangeSourceOptions = {},
   ) {
@@ -93,7 +97,7 @@ export class PmMcpTrackerChangeSource implements PmMcpChangeSource {
   }
 
   start(emit: PmMcpChangeEmitter): () => void {
-    const watch = new ItemsWatch(this.fs, this.itemsDir, emit, this.maxPendingNames, this.statConcurrency);
+    const watch = new ItemsWatch(this.fs, this.clock, this.itemsDir, emit, this.maxPendingNames, this.statConcurrency);
     return () => watch.stop();
   }
 }
@@ -123,6 +127,7 @@ class ItemsWatch {
 
   constructor(
     private readonly fs: FileSystem,
+    private readonly clock: Clock,
     private readonly dir: string,
     private readonly emit: PmMcpChangeEmitter,
     private readonly maxPendingNames: number,
@@ -171,8 +176,7 @@ class ItemsWatch {
     this.forced = new Set(this.pending);
     this.busy = false;
     this.kick();
-    // setTimeout is plain JavaScript (every runtime has it), not I/O: it only bounds the window.
-    setTimeout(() => this.unconfirmed.clear(), UNCONFIRMED_WINDOW_MS);
+    void this.clock.sleep(UNCONFIRMED_WINDOW_MS).then(() => this.unconfirmed.clear());
   }
 
   private kick(): void {
