@@ -6,7 +6,7 @@
 import {
   MemoryFileSystem, ManualClock, SeededIdSource, PureSha256Hasher, MemoryLocker,
   initTracker, Tracker, createPmTrackerMcpServer, createPmMcpMethodRegistry, PmMcpDispatcher,
-  PM_MCP_PROTOCOL_VERSION,
+  MemoryTransport, PM_MCP_PROTOCOL_VERSION,
 } from '../../src/sdk/index.js';
 
 export async function embedPm(): Promise<{ created: string; discover: unknown; call: unknown }> {
@@ -19,12 +19,14 @@ export async function embedPm(): Promise<{ created: string; discover: unknown; c
   const { item } = await tracker.create({ title: 'Embedded item', priority: 1 });
 
   const server = createPmTrackerMcpServer({ tracker, fs, serverInfo: { name: 'my-host', version: '1.0.0' } });
-  const connection = new PmMcpDispatcher(server, createPmMcpMethodRegistry(server)).connect();
-  const replies: unknown[] = [];
-  const sink = { send: (message: unknown) => replies.push(typeof message === 'string' ? JSON.parse(message) : message) };
+  // A transport frames messages for the dispatcher; the in-memory one takes frames from the host.
+  const transport = new MemoryTransport();
+  await transport.start(new PmMcpDispatcher(server, createPmMcpMethodRegistry(server)));
   const _meta = { 'io.modelcontextprotocol/protocolVersion': PM_MCP_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
 
-  await connection.handleMessage({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } }, { kind: 'memory' }, sink);
-  await connection.handleMessage({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pm_get', arguments: { id: item.id }, _meta } }, { kind: 'memory' }, sink);
-  return { created: item.id, discover: replies[0], call: replies[1] };
+  await transport.deliver(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } }));
+  await transport.deliver(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pm_get', arguments: { id: item.id }, _meta } }));
+  await transport.close();
+  const [discover, call] = transport.outbox.map((message) => JSON.parse(message.text) as unknown);
+  return { created: item.id, discover, call };
 }

@@ -1,6 +1,4 @@
-import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import type { Container } from 'inversify';
 import { wantsJson } from '../adapters/cli/argv.js';
 import type { CliIo, CliServices, GlobalOptions } from '../adapters/cli/command.js';
 import { NodeCliIo } from '../adapters/cli/node-cli-io.js';
@@ -9,10 +7,10 @@ import { UsageError } from '../adapters/cli/usage-error.js';
 import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
 import { initTracker } from '../domain/tracker/init.js';
 import { trackerRootFor } from '../domain/tracker/root-locator.js';
-import type { Tracker } from '../domain/tracker/tracker.js';
-import { buildContainer } from './container.js';
-import { IDS } from './service-ids.js';
+import { composeCli, type CliApp } from './compose-cli.js';
+import { osUser } from './os-user.js';
 import { packageInfo } from './package-info.js';
+import { stderrLog } from './process-log.js';
 import { SettingsError, settingsFromEnv, type Settings } from './settings.js';
 
 /** What the `pm` process runs with; every field defaults to the real process. */
@@ -85,31 +83,17 @@ function settingsFor(globals: GlobalOptions, env: NodeJS.ProcessEnv, cwd: string
   });
 }
 
+/** The CLI's services over its composed graph, built on first use (so --help works anywhere). */
 function lazyServices(settings: () => Settings): CliServices {
-  let container: Promise<{ container: Container; settings: Settings }> | undefined;
-  const built = () => (container ??= Promise.resolve().then(async () => {
-    const s = settings();
-    return { container: await buildContainer(s), settings: s };
-  }));
+  let app: Promise<CliApp> | undefined;
+  const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'))));
   return {
-    tracker: async () => {
-      const tracker = await (await built()).container.getAsync<Tracker>(IDS.Tracker);
-      await tracker.ready(); // commands read tracker.config; a bad config.yaml fails here (exit 7)
-      return tracker;
-    },
+    tracker: async () => (await composed()).tracker(),
     initialize: async (options) => {
-      const { container: c, settings: s } = await built();
-      return initTracker(await c.getAsync(IDS.FileSystem), trackerRootFor(s.root ?? s.cwd), options);
+      const { fs, settings: s } = await composed();
+      return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);
     },
   };
-}
-
-function osUser(env: NodeJS.ProcessEnv): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return env.USER ?? env.USERNAME ?? 'unknown';
-  }
 }
 
 function packageVersion(): string {

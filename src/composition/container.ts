@@ -1,20 +1,57 @@
-import { Container } from 'inversify';
+import { Container, ContainerModule } from 'inversify';
+import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
-import { nodeAdaptersModule } from './node-adapters-module.js';
+import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
+import { stderrLog, type ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { trackerModule } from './tracker-module.js';
 
 export type AdapterFamily = 'node' | 'memory';
 
-/** Builds the container for one process: settings, one adapter family, the tracker. */
-export async function buildContainer(settings: Settings, family: AdapterFamily = 'node'): Promise<Container> {
+/** What one process adds to the common graph. */
+export interface ContainerOptions {
+  /** Where diagnostics go (default: stderr, as `pm`). */
+  readonly log?: ProcessLog;
+  /** The server extensions to register (Skills, Apps, …). */
+  readonly extensions?: readonly PmMcpServerExtension[];
+  /** The module binding IDS.Authorizer for the node family (default: the local authorizer). */
+  readonly authorization?: ContainerModule;
+  /** The process's own modules (its transport, its constants). */
+  readonly modules?: readonly ContainerModule[];
+}
+
+/**
+ * Builds the whole graph of one process in one step: settings, one adapter family, the
+ * tracker, the MCP server, and what the process adds. Nothing is bound after this returns.
+ */
+export async function buildContainer(settings: Settings, family: AdapterFamily = 'node', options: ContainerOptions = {}): Promise<Container> {
   const container = new Container();
-  container.bind(IDS.Settings).toConstantValue(settings);
-  await container.load(family === 'node' ? nodeAdaptersModule : memoryAdaptersModule, trackerModule, mcpModule);
+  const base = new ContainerModule(({ bind }) => {
+    bind(IDS.Settings).toConstantValue(settings);
+    bind(IDS.Log).toConstantValue(options.log ?? stderrLog('pm'));
+    bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
+  });
+  const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
+  await container.load(base, ...adapters, trackerModule, mcpModule, ...(options.modules ?? []));
   return container;
 }
 
 /** The root services a composition resolves (the smoke test resolves all of them). */
-export const ROOT_SERVICES = [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.Authorizer, IDS.TrackerRoot, IDS.Tracker, IDS.TaskStore, IDS.McpServer, IDS.McpSubscriptions, IDS.McpMethods, IDS.McpDispatcher] as const;
+export const ROOT_SERVICES = [
+  IDS.FileSystem,
+  IDS.Clock,
+  IDS.IdSource,
+  IDS.Hasher,
+  IDS.Locker,
+  IDS.Authorizer,
+  IDS.TrackerRoot,
+  IDS.Tracker,
+  IDS.ReadyTracker,
+  IDS.TaskStore,
+  IDS.McpServer,
+  IDS.McpSubscriptions,
+  IDS.McpMethods,
+  IDS.McpDispatcher,
+] as const;

@@ -1,10 +1,13 @@
 import { ContainerModule } from 'inversify';
-import { JoseBearerAuthorizer } from '../adapters/http/jose-bearer-authorizer.js';
 import type { JWSAlgorithm } from 'jose';
+import { JoseBearerAuthorizer } from '../adapters/http/jose-bearer-authorizer.js';
+import type { McpHttpListener } from '../adapters/http/mcp-http-server.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import type { Authorizer } from '../ports/authorizer.js';
 import type { Clock } from '../ports/clock.js';
 import { resolveHttpAuth, type AuthSettings, type McpHttpEndpoint, type ResolvedHttpAuth } from './auth-settings.js';
+import type { HttpSettings } from './http-settings.js';
+import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
@@ -28,25 +31,28 @@ export async function createHttpAuthorizer(auth: ResolvedHttpAuth, deps: { reado
 }
 
 /**
- * pm-mcp-http's authorization wiring. Load it after the adapter family; the HTTP entry point
- * binds IDS.HttpAuthSettings (from `authSettingsFromEnv`) before and IDS.McpHttpEndpoint once
- * the listening address is known (port 0 resolves at listen), then resolves IDS.HttpAuth and
- * IDS.Authorizer. IDS.Authorizer is rebound: jose bearer authorizer when tokens are required,
- * the local authorizer otherwise.
+ * pm-mcp-http's authorization (docs/AUTH.md). Its inputs are constants of the process
+ * (IDS.HttpAuthSettings, IDS.HttpSettings, and the bound IDS.HttpListener, whose address is the
+ * resource URI when PM_MCP_AUTH_RESOURCE is unset); it binds the endpoint, the resolved
+ * authorization, and IDS.Authorizer (jose bearer tokens when required, the local authorizer
+ * otherwise).
  */
-export const httpAuthModule = new ContainerModule(({ bind, rebind }) => {
+export const httpAuthModule = new ContainerModule(({ bind }) => {
+  bind(IDS.McpHttpEndpoint)
+    .toResolvedValue((listener: McpHttpListener, http: HttpSettings): McpHttpEndpoint => ({ host: http.host, resourceUri: listener.url(http.path) }), [IDS.HttpListener, IDS.HttpSettings])
+    .inSingletonScope();
   bind(IDS.HttpAuth)
     .toResolvedValue((settings: AuthSettings, endpoint: McpHttpEndpoint) => resolveHttpAuth(endpoint, settings), [IDS.HttpAuthSettings, IDS.McpHttpEndpoint])
     .inSingletonScope();
-  rebind(IDS.Authorizer)
+  bind(IDS.Authorizer)
     .toResolvedValue(
-      (auth: ResolvedHttpAuth, settings: Settings, clock: Clock) =>
+      (auth: ResolvedHttpAuth, settings: Settings, clock: Clock, log: ProcessLog) =>
         createHttpAuthorizer(auth, {
           actor: settings.actor,
           clock,
-          onKeyFailure: (error) => process.stderr.write(`pm-mcp-http: authorization keys unavailable: ${error instanceof Error ? error.message : String(error)}\n`),
+          onKeyFailure: (error) => log.line(`authorization keys unavailable: ${error instanceof Error ? error.message : String(error)}`),
         }),
-      [IDS.HttpAuth, IDS.Settings, IDS.Clock],
+      [IDS.HttpAuth, IDS.Settings, IDS.Clock, IDS.Log],
     )
     .inSingletonScope();
 });

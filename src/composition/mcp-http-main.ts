@@ -1,139 +1,101 @@
-import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { Container } from 'inversify';
-import { createExpressMcpApp } from '../adapters/http/express-mcp-app.js';
 import { listenMcpHttp, type McpHttpListener } from '../adapters/http/mcp-http-server.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
-import { TrackerNotFoundError } from '../domain/errors/tracker-errors.js';
 import { PmError } from '../domain/errors/pm-error.js';
-import { pmMcpRequiredScopes } from '../domain/mcp/auth/scopes.js';
-import type { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
-import { createMcpHttpAuthorize } from '../domain/mcp/http/authorize.js';
-import { PmMcpHttpEndpoint } from '../domain/mcp/http/endpoint.js';
-import { createMcpHttpSecurityPolicy } from '../domain/mcp/http/http-security.js';
-import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
+import { TrackerNotFoundError } from '../domain/errors/tracker-errors.js';
+import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { PM_MCP_DEFAULT_PROFILE } from '../domain/mcp-tracker/profiles.js';
-import type { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
 import { initTracker } from '../domain/tracker/init.js';
 import { locateTrackerRoot, trackerRootFor } from '../domain/tracker/root-locator.js';
-import type { Tracker } from '../domain/tracker/tracker.js';
-import { authSettingsFromEnv, resolveHttpAuthMode, type ResolvedHttpAuth } from './auth-settings.js';
-import { buildContainer } from './container.js';
-import { httpAuthModule } from './http-auth-module.js';
+import { authSettingsFromEnv, resolveHttpAuthMode, type AuthSettings } from './auth-settings.js';
+import { composeHttpServer, type HttpServerApp } from './compose-http.js';
 import { httpSettingsFromArgs, PM_MCP_HTTP_USAGE, type HttpSettings } from './http-settings.js';
-import { IDS } from './service-ids.js';
+import { osUser } from './os-user.js';
+import { stderrLog } from './process-log.js';
 import { settingsFromEnv, type Settings } from './settings.js';
+
+/** What a host embedding pm-mcp-http's entry point may add. */
+export interface HttpMainOptions {
+  /** Server extensions to register besides the built-in ones. */
+  readonly extensions?: readonly PmMcpServerExtension[];
+}
+
+const log = stderrLog('pm-mcp-http');
 
 /**
  * pm-mcp-http: the MCP server over sessionless Streamable HTTP (seed 004 "Transport behavior":
  * pm-mcp-http binds the same dispatcher to HTTP POST; docs/HTTP.md). `npm start` runs it.
  *
- * Startup: settings (flags, PM_MCP_HTTP_*, PM_MCP_AUTH*, the tracker's PM_*), the authorization
- * rule (off on loopback, required elsewhere), the tracker found from the launch directory —
- * created there, and said so on stderr, when none exists (unless --no-init or PM_ROOT names
- * another place) — then bind, and print the endpoint URL (alone on stdout, for scripts) and a
- * ready-to-paste client configuration for HTTP and stdio (on stderr, with the diagnostics).
- * Problems are reported on stderr with a non-zero exit before anything is served.
+ * Startup, each step before the next: settings (flags, PM_MCP_HTTP_*, PM_MCP_AUTH*, the
+ * tracker's PM_*) and the authorization rule (off on loopback, required elsewhere); bind the
+ * address (requests get 503 until the server is ready); the tracker found from the launch
+ * directory — created there, and said so on stderr, when none exists (unless --no-init or
+ * PM_ROOT names another place); the whole graph (authorization keys loaded, the resource URI
+ * of the bound address); config.yaml through the dispatcher's prepare hook; then serve, and
+ * print the endpoint URL (alone on stdout, for scripts) and a ready-to-paste client
+ * configuration for HTTP and stdio (on stderr, with the diagnostics). A problem at any step is
+ * reported on stderr with a non-zero exit, and nothing is served.
  *
- * Shutdown on SIGTERM/SIGINT: stop accepting connections, refuse new POSTs on open ones (503),
- * end listen streams gracefully (their closing result), let in-flight requests finish (at most
- * 10 s), close the sockets, release the tracker, exit 0. A second signal exits at once.
+ * Shutdown on SIGTERM/SIGINT: refuse new POSTs (503), end listen streams gracefully (their
+ * closing result), let in-flight requests finish (at most 10 s), close the sockets, release
+ * the tracker, exit 0. A second signal exits at once.
  */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function main(argv: readonly string[] = process.argv.slice(2), options: HttpMainOptions = {}): Promise<void> {
   const env = process.env;
   let http: HttpSettings;
+  let auth: AuthSettings;
   let settings: Settings;
-  let tracker: Tracker;
-  let server: PmMcpServerDescriptor;
-  let dispatcher: PmMcpDispatcher;
-  let subscriptions: PmMcpSubscriptionRegistry;
-  let listener: McpHttpListener;
-  let container: Container;
-  let createdTracker: string | undefined;
-  const authSettings = (() => {
-    try {
-      const line = httpSettingsFromArgs(argv, env);
-      if (line.kind === 'help') {
-        process.stdout.write(PM_MCP_HTTP_USAGE);
-        process.exit(0);
-      }
-      http = line.settings;
-      const auth = authSettingsFromEnv(env);
-      resolveHttpAuthMode(http.host, auth); // the loopback/remote rule fails before anything else
-      return auth;
-    } catch (error) {
-      return fail(error);
-    }
-  })();
   try {
-    settings = settingsFromEnv(env, launchDirectory(env), safeUser);
-    createdTracker = await ensureTracker(settings, http!.initTracker);
-    container = await buildContainer(settings, 'node');
-    tracker = await container.getAsync(IDS.Tracker);
-    await tracker.ready(); // a bad config.yaml stops the server before it listens
-    server = await container.getAsync(IDS.McpServer);
-    subscriptions = await container.getAsync(IDS.McpSubscriptions);
-    dispatcher = await container.getAsync(IDS.McpDispatcher);
-    listener = await listenMcpHttp({ host: http!.host, port: http!.port, maxHeaderBytes: http!.maxHeaderBytes });
+    const line = httpSettingsFromArgs(argv, env);
+    if (line.kind === 'help') {
+      process.stdout.write(PM_MCP_HTTP_USAGE);
+      process.exit(0);
+    }
+    http = line.settings;
+    auth = authSettingsFromEnv(env);
+    resolveHttpAuthMode(http.host, auth); // the loopback/remote rule fails before anything else
+    settings = settingsFromEnv(env, launchDirectory(env), () => osUser(env));
   } catch (error) {
     return fail(error);
   }
-  const log = (line: string) => process.stderr.write(`pm-mcp-http: ${line}\n`);
-  const onError = (error: unknown) => log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const url = listener.url(http!.path);
-  let endpoint: PmMcpHttpEndpoint;
-  let metadata: { document: unknown; paths: readonly string[] } | undefined;
-  let authLine: string;
+  let listener: McpHttpListener;
   try {
-    // Authorization needs the bound endpoint (its resource URI): wired now (http-auth-module.ts).
-    container!.bind(IDS.HttpAuthSettings).toConstantValue(authSettings);
-    container!.bind(IDS.McpHttpEndpoint).toConstantValue({ host: http!.host, resourceUri: url });
-    await container!.load(httpAuthModule);
-    const auth: ResolvedHttpAuth = await container!.getAsync(IDS.HttpAuth);
-    authLine = auth.reason;
-    for (const warning of auth.warnings) log(`warning: ${warning}`);
-    let authorize;
-    if (auth.mode === 'jwt') {
-      // Tokens required: every POST is authorized on its own and its principal reaches the
-      // handlers. With authorization off no principal is set, exactly as on stdio.
-      const authorizer = await container!.getAsync(IDS.Authorizer);
-      authorize = createMcpHttpAuthorize(authorizer, (message) => pmMcpRequiredScopes(message, server.tools, auth.scopes), { onInternalError: onError });
-      metadata = { document: auth.metadata, paths: auth.metadataPaths };
-    }
-    endpoint = new PmMcpHttpEndpoint({ server, dispatcher, ...(authorize ? { authorize } : {}) });
-    const security = createMcpHttpSecurityPolicy({ host: http!.host, port: listener.port, allowedOrigins: http!.allowedOrigins, allowedHosts: http!.allowedHosts });
-    listener.serve(
-      createExpressMcpApp({ endpoint, path: http!.path, security, maxBodyBytes: http!.maxBodyBytes, ...(metadata ? { protectedResourceMetadata: metadata } : {}), onError }),
-    );
-    if (createdTracker) log(`no tracker found from ${settings.cwd}; created one at ${createdTracker} (commit .agents/pm with your code)`);
-    log(`serving tracker ${tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${server.tools?.size ?? 0} tools)`);
-    log(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
-    log(`authorization: ${authLine}`);
-    log(`browser origins allowed: ${[...security.origins].join(', ') || '(none)'}`);
-    process.stderr.write(clientConfiguration(url, tracker.paths.root, auth.mode === 'jwt'));
-    process.stdout.write(`${url}\n`);
+    listener = await listenMcpHttp({ host: http.host, port: http.port, maxHeaderBytes: http.maxHeaderBytes });
+  } catch (error) {
+    return fail(error);
+  }
+  let app: HttpServerApp;
+  let createdTracker: string | undefined;
+  try {
+    createdTracker = await ensureTracker(settings, http.initTracker);
+    app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(options.extensions ? { extensions: options.extensions } : {}) });
+    await app.dispatcher.prepare(); // a bad config.yaml stops the server before it serves
+    await app.transport.start(app.dispatcher);
   } catch (error) {
     await listener.close({ graceMs: 0 }).catch(() => undefined);
     return fail(error);
   }
+  const url = listener.url(http.path);
+  if (createdTracker) log.line(`no tracker found from ${settings.cwd}; created one at ${createdTracker} (commit .agents/pm with your code)`);
+  for (const warning of app.auth.warnings) log.line(`warning: ${warning}`);
+  log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
+  log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
+  log.line(`authorization: ${app.auth.reason}`);
+  log.line(`browser origins allowed: ${[...app.transport.security.origins].join(', ') || '(none)'}`);
+  process.stderr.write(clientConfiguration(url, app.tracker.paths.root, app.auth.mode === 'jwt'));
+  process.stdout.write(`${url}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      log(`${signal} again: exiting now`);
+      log.line(`${signal} again: exiting now`);
       process.exit(1);
     }
     stopping = true;
-    log(`${signal}: shutting down (finishing ${endpoint.inFlight} in-flight request${endpoint.inFlight === 1 ? '' : 's'})`);
-    endpoint.close();
-    await listener.close({
-      drain: async () => {
-        subscriptions.shutdown(); // listen streams answer their closing result and end
-        await endpoint.idle();
-      },
-      graceMs: 10_000,
-    });
-    await tracker.dispose();
+    const inFlight = app.transport.inFlight;
+    log.line(`${signal}: shutting down (finishing ${inFlight} in-flight request${inFlight === 1 ? '' : 's'})`);
+    await app.transport.close();
+    await app.tracker.dispose();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -142,7 +104,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 
 /** Reports a startup problem and exits non-zero (PmError exit codes, 1 otherwise). */
 function fail(error: unknown): never {
-  process.stderr.write(`pm-mcp-http: ${error instanceof Error ? error.message : String(error)}\n`);
+  log.line(error instanceof Error ? error.message : String(error));
   process.exit(error instanceof PmError ? error.exitCode : 1);
 }
 
@@ -189,12 +151,4 @@ export function clientConfiguration(url: string, trackerRoot: string, bearer: bo
     'Stop with Ctrl+C or SIGTERM: in-flight requests finish and listen streams end gracefully.',
     '',
   ].join('\n');
-}
-
-function safeUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'unknown';
-  }
 }

@@ -11,15 +11,23 @@ import type { FileSystem } from '../ports/file-system.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
-/** The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files. */
+/**
+ * The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files. The
+ * Authorizer is not among them: each process binds its own ({@link localAuthorizationModule}, or
+ * the HTTP authorization module of pm-mcp-http).
+ */
 export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.FileSystem).toResolvedValue((s: Settings) => new NodeFileSystem({ durable: s.durable }), [IDS.Settings]).inSingletonScope();
   bind(IDS.Clock).toResolvedValue(() => new SystemClock()).inSingletonScope();
   bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
   bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
-  bind(IDS.Authorizer).toResolvedValue((s: Settings) => new LocalAuthorizer(s.actor), [IDS.Settings]).inSingletonScope();
   bind(IDS.TaskStore)
     .toResolvedValue((fs: FileSystem, root: string) => new FileTaskStore(fs, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
+});
+
+/** The Authorizer of local processes (the CLI, pm-mcp over stdio): the configured actor, every scope. */
+export const localAuthorizationModule = new ContainerModule(({ bind }) => {
+  bind(IDS.Authorizer).toResolvedValue((s: Settings) => new LocalAuthorizer(s.actor), [IDS.Settings]).inSingletonScope();
 });

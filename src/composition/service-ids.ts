@@ -1,3 +1,12 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { McpHttpListener } from '../adapters/http/mcp-http-server.js';
+import type { StreamableHttpTransport } from '../adapters/http/mcp-http-transport.js';
+import type { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
+import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
+import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
+import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import type { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
+import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Authorizer } from '../ports/authorizer.js';
 import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
@@ -5,20 +14,19 @@ import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
 import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
-import type { Tracker } from '../domain/tracker/tracker.js';
-import type { Settings } from './settings.js';
+import type { Transport } from '../ports/transport.js';
 import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
-import type { ServiceIdentifier } from 'inversify';
-import type { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
-import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
-import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
-import type { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
+import type { HttpSettings } from './http-settings.js';
+import type { ProcessLog } from './process-log.js';
+import type { Settings } from './settings.js';
 
 const id = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`pm.${name}`);
 
-/** Every service id in the container, in one place (DEVELOPERS.md rule 2). */
+/** Every service id in the container, in one place (the composition root is the only place that knows concrete classes). */
 export const IDS = {
   Settings: id<Settings>('Settings'),
+  /** The process's diagnostics on stderr. */
+  Log: id<ProcessLog>('Log'),
   FileSystem: id<FileSystem>('FileSystem'),
   Clock: id<Clock>('Clock'),
   IdSource: id<IdSource>('IdSource'),
@@ -27,13 +35,22 @@ export const IDS = {
   Authorizer: id<Authorizer>('Authorizer'),
   TrackerRoot: id<string>('TrackerRoot'),
   Tracker: id<Tracker>('Tracker'),
+  /** The tracker with config.yaml read and checked (the CLI's commands need it). */
+  ReadyTracker: id<Tracker>('ReadyTracker'),
   TaskStore: id<TaskStore>('TaskStore'),
+  /** The server extensions this process registers (Skills, Apps, …), in order. */
+  McpExtensions: id<readonly PmMcpServerExtension[]>('McpExtensions'),
   McpServer: id<PmMcpServerDescriptor>('McpServer'),
   McpSubscriptions: id<PmMcpSubscriptionRegistry>('McpSubscriptions'),
   McpMethods: id<PmMcpMethodRegistry>('McpMethods'),
   McpDispatcher: id<PmMcpDispatcher>('McpDispatcher'),
-  /** pm-mcp-http authorization: parsed PM_MCP_AUTH* settings, the bound endpoint, the resolution. */
+  /** The process's MCP transport (stdio, or Streamable HTTP). */
+  Transport: id<Transport>('Transport'),
+  /** pm-mcp-http: transport settings, the bound listener, authorization settings, the endpoint, the resolution, the transport. */
+  HttpSettings: id<HttpSettings>('HttpSettings'),
+  HttpListener: id<McpHttpListener>('HttpListener'),
   HttpAuthSettings: id<AuthSettings>('HttpAuthSettings'),
   McpHttpEndpoint: id<McpHttpEndpoint>('McpHttpEndpoint'),
   HttpAuth: id<ResolvedHttpAuth>('HttpAuth'),
+  HttpTransport: id<StreamableHttpTransport>('HttpTransport'),
 } as const;

@@ -11,8 +11,9 @@ import type { Settings } from './settings.js';
 
 /**
  * The tracker domain service over whichever adapter family is loaded. It is opened without
- * reading config.yaml: each host awaits `tracker.ready()` when it wants the configuration
- * checked (the CLI and pm-mcp-http before they run anything, pm-mcp right after its first turn).
+ * reading config.yaml; the configuration is read on one path per kind of host: the MCP servers
+ * through the dispatcher's prepare hook (pm-mcp-http before it serves, pm-mcp right after its
+ * first turn), the CLI by resolving IDS.ReadyTracker.
  */
 export const trackerModule = new ContainerModule(({ bind }) => {
   bind(IDS.TrackerRoot)
@@ -24,5 +25,11 @@ export const trackerModule = new ContainerModule(({ bind }) => {
         Tracker.openDeferred({ fs, clock, ids, hasher, locker }, root, { defaultActor: s.actor, lockTimeoutMs: s.lockTimeoutMs }),
       [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.TrackerRoot, IDS.Settings],
     )
+    .inSingletonScope();
+  bind(IDS.ReadyTracker)
+    .toResolvedValue(async (tracker: Tracker) => {
+      await tracker.ready();
+      return tracker;
+    }, [IDS.Tracker])
     .inSingletonScope();
 });

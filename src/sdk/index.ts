@@ -16,7 +16,19 @@ export type { Hasher } from '../ports/hasher.js';
 export type { Locker, LockOptions, ReleaseLock } from '../ports/locker.js';
 export type { TaskStore, TaskRecord, TaskStatus } from '../ports/task-store.js';
 export type { Authorizer, AuthorizationRequest, Principal } from '../ports/authorizer.js';
-export type { Transport, TransportFacts, MessageSink, InboundHandler } from '../ports/transport.js';
+export type {
+  Transport,
+  TransportFacts,
+  TransportPeer,
+  TransportConnection,
+  InboundExchange,
+  AdmissionRequest,
+  AdmissionDecision,
+  DispatchOutcome,
+  Cancellable,
+  OperationScope,
+} from '../ports/transport.js';
+export type { MessageSink, MessageId, OutboundMessage, OutboundBytes } from '../ports/message-sink.js';
 
 export { MemoryFileSystem } from '../adapters/memory/memory-file-system.js';
 export { ManualClock } from '../adapters/memory/manual-clock.js';

@@ -13,6 +13,7 @@
  * Every JSON-RPC message a server writes is validated against the official schema of its era.
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -376,11 +377,79 @@ describe('the endpoint in-process: SSE for request-scoped notifications, Accept,
     const request = modernRequest(6, 'tools/call', { name: 'slow', arguments: {} }, { meta: { progressToken: 'c-6' } });
     const stream = await openSse(url, request.body, request.headers);
     await stream.waitFor((e) => e.method === 'notifications/progress');
+    const signal = harness.state.seenSignals[0]!;
+    const aborted = new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     stream.close();
-    const deadline = Date.now() + 5_000;
-    while (!harness.state.seenSignals[0]?.aborted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(harness.state.seenSignals[0]!.aborted).toBe(true);
+    await aborted;
+    expect(signal.aborted).toBe(true);
     expect(stream.events.every((e) => e.method === 'notifications/progress')).toBe(true);
+  });
+});
+
+describe('the transport in-process: lifecycle and admission', () => {
+  test('a closing transport refuses new POSTs with 503, lets in-flight ones finish, then closes', async () => {
+    const harness = new McpHarness();
+    const { url, transport, listener } = await startInProcessHttp({ dispatcher: harness.dispatcher, graceMs: 5_000 });
+    const slow = modernRequest(1, 'tools/call', { name: 'slow', arguments: {} }, { meta: { progressToken: 's' } });
+    const stream = await openSse(url, slow.body, slow.headers);
+    await stream.waitFor((e) => e.method === 'notifications/progress');
+    expect(transport.inFlight).toBe(1);
+    // A POST already on the wire when the close begins (its headers read, its body not yet):
+    // the listener stops accepting connections, and this one is answered 503.
+    const list = modernRequest(2, 'tools/list');
+    const text = JSON.stringify(list.body);
+    const headersRead = new Promise((resolve) => listener.server.once('request', resolve));
+    let closed: Promise<void> | undefined;
+    const refused = await new Promise<{ status: number; body: LooseJson }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { ...list.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), Accept: 'application/json, text/event-stream' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(body) as LooseJson }));
+      });
+      req.on('error', reject);
+      req.write(text.slice(0, 10));
+      void headersRead.then(() => {
+        closed = transport.close();
+        req.end(text.slice(10));
+      });
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('shutting down') } });
+    harness.state.gate.open();
+    expect((await stream.waitFor((e) => e.id === 1)).result).toMatchObject({ structuredContent: { aborted: false } });
+    await closed;
+    expect(transport.inFlight).toBe(0);
+  });
+
+  test('the principal an authorizer admits reaches the handler; credentials never do; a refusal is answered before anything runs', async () => {
+    const harness = new McpHarness();
+    const seen: string[] = [];
+    const { url, transport } = await startInProcessHttp({
+      dispatcher: harness.dispatcher,
+      authorize: async ({ authorization, request }) => {
+        seen.push(`${request.method}:${request.scope}`);
+        return authorization === 'Bearer good' ? { principal: { id: 'alice', scopes: ['pm:read'] } } : { rejection: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' }, body: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -31001, message: 'no' } }) } };
+      },
+    });
+    try {
+      const echo = modernRequest(3, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+      const ok = await httpPost(url, echo.body, { ...echo.headers, Authorization: 'Bearer good' });
+      expect(ok.status).toBe(200);
+      const ctx = harness.state.seenContexts[0] as { principal: unknown; transport: string };
+      expect(ctx.principal).toEqual({ id: 'alice', scopes: ['pm:read'] });
+      expect(ctx.transport).toBe('http');
+      expect(JSON.stringify(ctx)).not.toContain('Bearer good');
+      const refused = await httpPost(url, echo.body, { ...echo.headers, Authorization: 'Bearer bad' });
+      expect({ status: refused.status, challenge: refused.headers['www-authenticate'], id: refused.body?.id }).toEqual({ status: 401, challenge: 'Bearer', id: 3 });
+      expect(harness.state.seenContexts).toHaveLength(1);
+      const fail = modernRequest(4, 'tools/call', { name: 'fail', arguments: { kind: 'conflict' } });
+      await httpPost(url, fail.body, { ...fail.headers, Authorization: 'Bearer good' });
+      const note = await httpPost(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { Authorization: 'Bearer good' });
+      expect(note.status).toBe(202);
+      expect(seen).toEqual(['tools/call:read', 'tools/call:read', 'tools/call:write', 'notifications/initialized:read']);
+    } finally {
+      await transport.close();
+    }
   });
 });
 
@@ -389,15 +458,14 @@ describe('a listen disconnect over the real node composition', () => {
     const dir = await tempTracker();
     const container = await buildContainer(settingsFromEnv({}, dir, 'tester'), 'node');
     const subscriptions: PmMcpSubscriptionRegistry = await container.getAsync(IDS.McpSubscriptions);
-    const { url, listener } = await startInProcessHttp({ server: await container.getAsync(IDS.McpServer), dispatcher: await container.getAsync(IDS.McpDispatcher) });
+    const { url, listener, transport } = await startInProcessHttp({ dispatcher: await container.getAsync(IDS.McpDispatcher) });
     try {
       const listen = modernRequest(9, 'subscriptions/listen', { notifications: { resourcesListChanged: true } });
       const stream = await openSse(url, listen.body, listen.headers);
       await stream.waitFor((e) => e.method === 'notifications/subscriptions/acknowledged');
       expect({ size: subscriptions.size, watching: subscriptions.watching }).toEqual({ size: 1, watching: true });
       stream.close();
-      const deadline = Date.now() + 5_000;
-      while (subscriptions.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await transport.idle(); // the listen exchange has ended: its subscription was removed before it did
       expect({ size: subscriptions.size, watching: subscriptions.watching }).toEqual({ size: 0, watching: false });
     } finally {
       await listener.close({ graceMs: 2_000 });

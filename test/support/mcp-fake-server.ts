@@ -4,6 +4,7 @@
  * every message the dispatcher writes against the official schema for its era.
  */
 import { z } from 'zod';
+import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/domain/errors/index.js';
 import {
@@ -187,16 +188,15 @@ export class McpHarness {
     const record = message as { id?: JsonRpcId; method?: string };
     if (record && typeof record === 'object' && record.id !== undefined && typeof record.method === 'string') this.methodsById.set(JSON.stringify(record.id), record.method);
     const sink = {
-      send: (out: unknown) => {
-        const text = out as string;
+      send: (out: OutboundMessage) => {
+        const text = out.text;
         const value = JSON.parse(text) as Written['value'];
         const method = value.id !== undefined ? this.methodsById.get(JSON.stringify(value.id)) : undefined;
         this.problems.push(...checkMcpMessage(text, revision, method ? { method } : {}));
         this.written.push({ text, value });
       },
     };
-    if (typeof message === 'string') await this.connection.handleFrame(message, facts, sink);
-    else await this.connection.handleMessage(message, facts, sink);
+    await this.connection.dispatch(typeof message === 'string' ? message : JSON.stringify(message), { facts, sink });
     return this.written.slice(start);
   }
 

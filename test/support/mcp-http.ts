@@ -1,17 +1,16 @@
 /**
- * Streamable HTTP test support (issue 4 "Proof"): real `pm-mcp-http` processes on 127.0.0.1
- * with port 0, the same endpoint started in-process over any dispatcher, and a raw HTTP client
+ * Streamable HTTP test support: real `pm-mcp-http` processes on 127.0.0.1 with port 0, the
+ * same transport started in-process over any dispatcher, and a raw HTTP client
  * (node:http, so Host, Origin and header case go out exactly as written) that reads JSON and
  * SSE responses. Every process started here is killed by {@link McpHttpProcesses.killAll}.
  */
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createExpressMcpApp } from '../../src/adapters/http/express-mcp-app.js';
 import { listenMcpHttp, type McpHttpListener } from '../../src/adapters/http/mcp-http-server.js';
+import { StreamableHttpTransport } from '../../src/adapters/http/mcp-http-transport.js';
 import {
   buildMcpHttpRequestHeaders,
   createMcpHttpSecurityPolicy,
-  PmMcpHttpEndpoint,
   type McpHttpAuthorize,
   type PmMcpDispatcher,
   type PmMcpServerDescriptor,
@@ -36,9 +35,9 @@ export interface HttpServerProcess {
 export class McpHttpProcesses {
   private readonly processes = new McpProcesses();
 
-  /** Spawns one server and waits for the URL it prints on stdout. */
-  async start(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<HttpServerProcess> {
-    const proc = this.processes.spawn(cwd, { PM_MCP_HTTP_PORT: '0', INIT_CWD: cwd, ...env }, PM_MCP_HTTP_BIN);
+  /** Spawns one server (pm-mcp-http, or `script args`) and waits for the URL it prints on stdout. */
+  async start(cwd: string, env: NodeJS.ProcessEnv = {}, script = PM_MCP_HTTP_BIN, args: readonly string[] = []): Promise<HttpServerProcess> {
+    const proc = this.processes.spawn(cwd, { PM_MCP_HTTP_PORT: '0', INIT_CWD: cwd, ...env }, script, args);
     const url = await proc.waitForLine((line) => line.startsWith('http://'), 20_000, 'the endpoint URL on stdout');
     return { proc, url, port: Number(new URL(url).port) };
   }
@@ -55,32 +54,32 @@ export class McpHttpProcesses {
   }
 }
 
-/** The same endpoint as pm-mcp-http, in this process, over `dispatcher` (port 0 on 127.0.0.1). */
+/** The same transport as pm-mcp-http, in this process, over `dispatcher` (port 0 on 127.0.0.1). */
 export async function startInProcessHttp(options: {
-  readonly server: PmMcpServerDescriptor;
+  readonly server?: PmMcpServerDescriptor;
   readonly dispatcher: PmMcpDispatcher;
   readonly authorize?: McpHttpAuthorize;
   readonly maxBodyBytes?: number;
   readonly maxHeaderBytes?: number;
   readonly allowedOrigins?: readonly string[];
   readonly keepAliveMs?: number;
+  readonly graceMs?: number;
   readonly path?: string;
-}): Promise<{ url: string; listener: McpHttpListener; endpoint: PmMcpHttpEndpoint; errors: unknown[] }> {
+}): Promise<{ url: string; listener: McpHttpListener; transport: StreamableHttpTransport; errors: unknown[] }> {
   const listener = await listenMcpHttp({ host: '127.0.0.1', port: 0, maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024 });
-  const endpoint = new PmMcpHttpEndpoint({ server: options.server, dispatcher: options.dispatcher, ...(options.authorize ? { authorize: options.authorize } : {}) });
   const errors: unknown[] = [];
   const path = options.path ?? '/mcp';
-  listener.serve(
-    createExpressMcpApp({
-      endpoint,
-      path,
-      security: createMcpHttpSecurityPolicy({ host: '127.0.0.1', port: listener.port, allowedOrigins: options.allowedOrigins ?? [] }),
-      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-      ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
-      onError: (error) => errors.push(error),
-    }),
-  );
-  return { url: listener.url(path), listener, endpoint, errors };
+  const transport = new StreamableHttpTransport(listener, {
+    path,
+    security: createMcpHttpSecurityPolicy({ host: '127.0.0.1', port: listener.port, allowedOrigins: options.allowedOrigins ?? [] }),
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    ...(options.authorize ? { authorize: options.authorize } : {}),
+    ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
+    ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+    onError: (error) => errors.push(error),
+  });
+  await transport.start(options.dispatcher);
+  return { url: listener.url(path), listener, transport, errors };
 }
 
 /** One HTTP response, fully read. SSE bodies are split into their JSON `data:` events. */
@@ -232,8 +231,8 @@ export function modernRequest(
   method: string,
   params: Record<string, unknown> = {},
   options: { readonly meta?: Record<string, unknown>; readonly toolInputSchema?: object; readonly clientName?: string } = {},
-): { body: Record<string, unknown>; headers: Record<string, string> } {
-  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(options.meta ?? {}, options.clientName ?? 'http-test') } };
+): { body: { jsonrpc: '2.0'; id: string | number; method: string; params: Record<string, unknown> }; headers: Record<string, string> } {
+  const body = { jsonrpc: '2.0' as const, id, method, params: { ...params, _meta: modernMeta(options.meta ?? {}, options.clientName ?? 'http-test') } };
   return { body, headers: buildMcpHttpRequestHeaders(body, options.toolInputSchema ? { toolInputSchema: options.toolInputSchema } : {}) };
 }
 

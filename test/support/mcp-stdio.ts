@@ -1,5 +1,5 @@
 /**
- * Real `pm-mcp` processes for integration tests (issue 3 "Proof"): each is spawned with its
+ * Real `pm-mcp` processes for integration tests: each is spawned with its
  * working directory set to a fresh temp tracker, every stdout line it writes is recorded, and
  * {@link McpProcesses.killAll} guarantees none outlives the test file.
  *
@@ -135,8 +135,8 @@ export class McpProcesses {
   private readonly live = new Set<McpProcess>();
   private readonly pids = new Set<number>();
 
-  spawn(cwd: string, env: NodeJS.ProcessEnv = {}, script = PM_MCP_BIN): McpProcess {
-    const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  spawn(cwd: string, env: NodeJS.ProcessEnv = {}, script = PM_MCP_BIN, args: readonly string[] = []): McpProcess {
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     const proc = new McpProcess(child);
     this.live.add(proc);
     void proc.exited.then(() => this.live.delete(proc));

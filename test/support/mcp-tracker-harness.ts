@@ -6,6 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
 import { createPmMcpMethodRegistry, PmMcpDispatcher, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
@@ -94,15 +95,15 @@ export class TrackerMcpHarness {
     const out: Message[] = [];
     if (message.id !== undefined && typeof message.method === 'string') this.methodsById.set(JSON.stringify(message.id), message.method);
     const sink = {
-      send: (raw: unknown) => {
-        const text = raw as string;
+      send: (raw: OutboundMessage) => {
+        const text = raw.text;
         const value = JSON.parse(text) as Message;
         const method = value.id !== undefined ? this.methodsById.get(JSON.stringify(value.id)) : undefined;
         this.problems.push(...checkMcpMessage(text, revision, method ? { method } : {}).map((p) => `${method ?? '?'}: ${p}`));
         out.push(value);
       },
     };
-    await this.connection.handleMessage(message, facts, sink);
+    await this.connection.dispatch(JSON.stringify(message), { facts, sink });
     return out;
   }
 

@@ -1,10 +1,10 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction } from 'express';
 import { MCP_ERROR_CODES } from '../../domain/errors/mcp-errors.js';
-import { checkMcpHttpHost, mcpHttpRejection, type McpHttpSecurityPolicy, type PmMcpHttpEndpoint } from '../../domain/mcp/http/index.js';
+import { checkMcpHttpHost, mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
 import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
 import { writeJsonResponse, writeRejection } from './http-responder.js';
-import { createMcpPathHandler } from './mcp-path-handler.js';
+import { createMcpPathHandler, type McpHttpExchangeHandler } from './mcp-path-handler.js';
 import { isRequestTargetPath, requestTargetPath } from './request-target.js';
 
 /**
@@ -17,21 +17,22 @@ import { isRequestTargetPath, requestTargetPath } from './request-target.js';
  *    and its path-suffixed form.
  * 3. The MCP path: Origin → 403; `access_token` in the query → 400 (tokens travel only in the
  *    Authorization header); OPTIONS → CORS preflight for allowed browser origins; POST → the
- *    body, bounded (413), decoded as UTF-8 and handed to the endpoint; any other method → 405
+ *    body, bounded (413), decoded as UTF-8 and handed to the transport's exchange; any other method → 405
  *    with `Allow: POST`. Mcp-Session-Id and Last-Event-ID are never read and never issued.
  * 4. Anything else → 404. Every rejection carries a JSON-RPC error body.
  *
- * Kept thin for the hot path (issue 4 "Performance (benchmark)"; docs/BENCHMARKS.md bench:http):
+ * Kept thin for the hot path (docs/BENCHMARKS.md bench:http):
  * express routes every request, but with node's own request/response prototypes (its
  * per-request prototype swap is then a no-op), and the MCP path is one layer registered first:
  * Host and path are checked on the raw request target (no route regex) and
  * `mcp-path-handler.ts` serves it (its own bounded body reader instead of body-parser,
- * cancellation without an AbortController, responses written by `http-responder.ts`).
+ * responses written by `http-responder.ts`).
  */
 
 /** Options of {@link createExpressMcpApp}. */
 export interface ExpressMcpAppOptions {
-  readonly endpoint: PmMcpHttpEndpoint;
+  /** Answers one POST on the MCP path (the transport's exchange). */
+  readonly exchange: McpHttpExchangeHandler;
   /** The MCP endpoint path, e.g. `/mcp`. */
   readonly path: string;
   readonly security: McpHttpSecurityPolicy;
@@ -39,8 +40,6 @@ export interface ExpressMcpAppOptions {
   readonly maxBodyBytes: number;
   /** The RFC 9728 document and the paths it is served at (authorization on). */
   readonly protectedResourceMetadata?: { readonly document: unknown; readonly paths: readonly string[] };
-  /** Interval of SSE keep-alive comments on long streams (default 15 s). */
-  readonly keepAliveMs?: number;
   /** Told about unexpected failures (logged on stderr by the composition). */
   readonly onError?: (error: unknown) => void;
 }
@@ -49,10 +48,9 @@ export interface ExpressMcpAppOptions {
 export function createExpressMcpApp(options: ExpressMcpAppOptions): express.Express {
   const { path, security } = options;
   const mcpPath = createMcpPathHandler({
-    endpoint: options.endpoint,
+    exchange: options.exchange,
     security,
     maxBodyBytes: options.maxBodyBytes,
-    keepAliveMs: options.keepAliveMs ?? 15_000,
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const app = express();

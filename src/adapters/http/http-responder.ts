@@ -1,13 +1,30 @@
 import type { ServerResponse } from 'node:http';
-import { MCP_SSE_HEADERS, MCP_SSE_KEEP_ALIVE, type McpHttpRejection, type McpHttpResponder } from '../../domain/mcp/http/index.js';
+import { MCP_SSE_HEADERS, MCP_SSE_KEEP_ALIVE, type McpHttpRejection } from '../../domain/mcp/http/index.js';
 
 /**
- * How pm-mcp-http writes responses on node:http (docs/HTTP.md "Responses"; issue 4
- * "Performance (benchmark)"). A single JSON response is one `writeHead` with a flat header list
- * (no per-response header object merged from spreads) and one `end` with the whole body, so
- * node sends head and body together; SSE streams are written event by event with keep-alive
- * comments.
+ * How pm-mcp-http writes responses on node:http (docs/HTTP.md "Responses"). A single JSON
+ * response is one `writeHead` with a flat header list (no per-response header object merged
+ * from spreads) and one `end` with the whole body, so node sends head and body together; SSE
+ * streams are written event by event with keep-alive comments.
  */
+
+/** An open SSE response. */
+export interface McpHttpEventStream {
+  /** Writes one already formatted chunk (events, comments). */
+  write(chunk: string): void;
+  /** Ends the response. */
+  end(): void;
+}
+
+/** How one exchange answers. */
+export interface McpHttpResponder {
+  /** A complete response: `body` is JSON text (Content-Type application/json) or absent (empty body). */
+  respond(status: number, body?: string, headers?: Readonly<Record<string, string>>): void;
+  /** A complete `application/json` response given in parts (text, or UTF-8 bytes written as they are). */
+  respondParts(status: number, parts: readonly (string | Uint8Array)[], byteLength: number): void;
+  /** Starts a 200 `text/event-stream` response (headers: MCP_SSE_HEADERS). */
+  openEventStream(): McpHttpEventStream;
+}
 
 const JSON_TYPE = 'application/json';
 
@@ -57,7 +74,7 @@ export class NodeMcpHttpResponder implements McpHttpResponder {
     res.end(parts[last]);
   }
 
-  openEventStream(): { write(chunk: string): void; end(): void } {
+  openEventStream(): McpHttpEventStream {
     const res = this.res;
     res.writeHead(200, MCP_SSE_HEADERS);
     res.flushHeaders();

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_ERROR_CODES } from '../../domain/errors/mcp-errors.js';
-import type { McpCancellable } from '../../domain/mcp/dispatcher.js';
-import { checkMcpHttpOrigin, mcpHttpRejection, type McpHttpExchange, type McpHttpHeaders, type McpHttpSecurityPolicy, type PmMcpHttpEndpoint } from '../../domain/mcp/http/index.js';
+import { checkMcpHttpOrigin, mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
 import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
-import { NodeMcpHttpResponder, writeJsonResponse, writeRejection } from './http-responder.js';
+import { writeJsonResponse, writeRejection } from './http-responder.js';
 import { readRequestBody } from './read-request-body.js';
 
 /**
@@ -12,21 +11,20 @@ import { readRequestBody } from './read-request-body.js';
  * Origin → 403 (an allowed browser origin gets the CORS response headers); `access_token` in
  * the query → 400 (tokens travel only in the Authorization header); OPTIONS → the CORS
  * preflight; POST → the body, bounded (413), decoded as UTF-8 (400 -32700 otherwise) and handed
- * to the runtime-neutral endpoint; any other method → 405 with `Allow: POST`.
+ * to the transport's exchange; any other method → 405 with `Allow: POST`.
  *
- * Written over node's own request and response (issue 4 "Performance (benchmark)"): no body
- * parser, no per-request closures for cancellation (one shared 'close' listener aborts the
- * request the dispatcher registered), one responder object per POST.
+ * Written over node's own request and response: no body parser, one responder object per POST.
  */
+
+/** Answers one POST whose body has been read and decoded. */
+export type McpHttpExchangeHandler = (req: IncomingMessage, res: ServerResponse, body: string | undefined) => Promise<void>;
 
 /** Options of {@link createMcpPathHandler}. */
 export interface McpPathHandlerOptions {
-  readonly endpoint: PmMcpHttpEndpoint;
+  readonly exchange: McpHttpExchangeHandler;
   readonly security: McpHttpSecurityPolicy;
   /** Largest accepted request body in bytes (larger → 413). */
   readonly maxBodyBytes: number;
-  /** Interval of SSE keep-alive comments on long streams. */
-  readonly keepAliveMs: number;
   /** Told about unexpected failures. */
   readonly onError?: (error: unknown) => void;
 }
@@ -35,36 +33,10 @@ const CORS_ALLOWED_HEADERS = 'Content-Type, Accept, Authorization, MCP-Protocol-
 const CORS_REQUEST_HEADERS = /^[A-Za-z0-9\-_, ]*$/;
 const ACCESS_TOKEN_IN_QUERY = /[?&]access_token=/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const CANCEL_TARGET = Symbol('pm.mcp.cancel');
-
-type CancellableResponse = ServerResponse & { [CANCEL_TARGET]?: McpCancellable };
-
-const clientClosed = (): Error => new Error('the client closed the response');
-
-/** The one 'close' listener of every MCP POST response (shared: no closure per request). */
-function onResponseClose(this: CancellableResponse): void {
-  const target = this[CANCEL_TARGET];
-  if (target !== undefined && !this.writableFinished) target.abort(clientClosed());
-}
-
-/** One POST as the endpoint sees it; cancellation is registered on the response, not created. */
-class NodeMcpHttpExchange implements McpHttpExchange {
-  constructor(
-    readonly headers: McpHttpHeaders,
-    readonly body: string | undefined,
-    private readonly res: CancellableResponse,
-  ) {}
-
-  onCancel(target: McpCancellable): void {
-    const res = this.res;
-    res[CANCEL_TARGET] = target;
-    if (res.destroyed && !res.writableFinished) target.abort(clientClosed());
-  }
-}
 
 /** The handler of requests on the MCP path (Host already checked). */
 export function createMcpPathHandler(options: McpPathHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { endpoint, security, maxBodyBytes, keepAliveMs } = options;
+  const { security, maxBodyBytes } = options;
 
   const internalError = (res: ServerResponse, error: unknown): void => {
     options.onError?.(error);
@@ -80,14 +52,11 @@ export function createMcpPathHandler(options: McpPathHandlerOptions): (req: Inco
         return writeRejection(res, mcpHttpRejection(400, 'Parse error: the body is not valid UTF-8', { code: MCP_ERROR_CODES.parseError }));
       }
     }
-    res.on('close', onResponseClose);
     try {
-      await endpoint.handle(new NodeMcpHttpExchange(req.headers, text, res), new NodeMcpHttpResponder(res, keepAliveMs));
+      await options.exchange(req, res, text);
     } catch (error) {
-      return internalError(res, error);
+      internalError(res, error);
     }
-    // Cancelled before anything was written: nobody is listening any more.
-    if (!res.headersSent && !res.destroyed) res.destroy();
   }
 
   return (req, res) => {

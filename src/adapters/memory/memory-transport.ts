@@ -1,21 +1,37 @@
-import type { InboundHandler, MessageSink, Transport } from '../../ports/transport.js';
+import type { MessageSink, OutboundMessage } from '../../ports/message-sink.js';
+import type { DispatchOutcome, InboundExchange, Transport, TransportConnection, TransportFacts, TransportPeer } from '../../ports/transport.js';
 
-/** A transport driven by the test: deliver() feeds a frame in, sent() shows what went out. */
+/**
+ * A transport driven by the test or the embedding host: `deliver` feeds one frame to the
+ * peer's single connection (as a stdio process would), `outbox` holds what was written, typed.
+ */
 export class MemoryTransport implements Transport {
-  private handler: InboundHandler | undefined;
-  readonly outbox: unknown[] = [];
-  private readonly sink: MessageSink = { send: (message) => this.outbox.push(message) };
+  readonly outbox: OutboundMessage[] = [];
+  private peer: TransportPeer | undefined;
+  private connection: TransportConnection | undefined;
+  private readonly pending = new Set<Promise<DispatchOutcome>>();
+  private readonly sink: MessageSink = { send: (message) => void this.outbox.push(message) };
 
-  async start(handler: InboundHandler): Promise<void> {
-    this.handler = handler;
+  async start(peer: TransportPeer): Promise<void> {
+    this.peer = peer;
+    this.connection = peer.connect();
   }
 
+  /** Stops taking frames, lets the peer drain and waits for what is in flight. */
   async close(): Promise<void> {
-    this.handler = undefined;
+    const peer = this.peer;
+    this.connection = undefined;
+    this.peer = undefined;
+    peer?.drain();
+    await Promise.allSettled([...this.pending]);
   }
 
-  deliver(frame: string): void {
-    if (!this.handler) throw new Error('transport not started');
-    this.handler(frame, { kind: 'memory' }, this.sink);
+  /** Delivers one frame; resolves with how it ended once everything for it was written. */
+  deliver(frame: string, facts: TransportFacts = { kind: 'memory' }): Promise<DispatchOutcome> {
+    if (!this.connection) throw new Error('transport not started');
+    const exchange: InboundExchange = { facts, sink: this.sink };
+    const work = this.connection.dispatch(frame, exchange).finally(() => this.pending.delete(work));
+    this.pending.add(work);
+    return work;
   }
 }

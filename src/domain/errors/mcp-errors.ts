@@ -117,3 +117,24 @@ export class PmMcpInternalError extends PmMcpProtocolError {
   readonly reason = 'internal_error';
   readonly exitCode = EXIT.failure;
 }
+
+/**
+ * An interim result (MRTR `input_required`, a tasks-extension `task`) that this request cannot
+ * receive: the initialize-era path has no interim results at all (2025-11-25 results carry no
+ * `resultType`), and a modern request must have declared what the interim result needs.
+ * -32021 with `requiredCapabilities` naming what to declare and, on the legacy path,
+ * `requiredProtocolVersion` naming the revision to send the request with.
+ */
+export class PmMcpInterimResultUnsupportedError extends PmMcpProtocolError {
+  readonly jsonRpcCode = MCP_ERROR_CODES.missingRequiredClientCapability;
+  readonly reason = 'interim_result_unsupported';
+  readonly exitCode = EXIT.usage;
+  constructor(
+    readonly resultType: string,
+    readonly requiredCapabilities: Record<string, unknown>,
+    message: string,
+    readonly requiredProtocolVersion?: string,
+  ) {
+    super(message, { requiredCapabilities, ...(requiredProtocolVersion !== undefined ? { requiredProtocolVersion } : {}) });
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * pm's MCP protocol core (2026-07-28 canonical, initialize-era legacy adapter; seed 004):
- * constants, request-context resolution, envelopes, discovery, registries, the method registry
- * with extension hooks, and the runtime-neutral dispatcher. Pure domain code: no node I/O.
+ * constants, request-context resolution, envelopes, discovery, registries, method declarations,
+ * the method registry with extension hooks, and the runtime-neutral dispatcher with its
+ * connections. Pure domain code: no node I/O.
  */
 export * from './protocol.js';
 export * from './wire-types.js';
@@ -18,10 +19,20 @@ export * from './tool-registry.js';
 export * from './resource-registry.js';
 export * from './prompt-registry.js';
 export * from './server-descriptor.js';
+export * from './server-extension.js';
+export * from './method-spec.js';
+export * from './method-outcome.js';
+export * from './method-hooks.js';
 export * from './method-registry.js';
+export * from './interim-results.js';
 export * from './error-mapper.js';
 export * from './legacy-adapter.js';
 export * from './dispatcher.js';
+export * from './connection.js';
+export * from './methods/core-method-specs.js';
+export * from './methods/task-method-specs.js';
+export * from './methods/method-catalog.js';
+export * from './methods/list-method.js';
 export * from './methods/core-methods.js';
 export * from './methods/tool-methods.js';
 export * from './methods/resource-methods.js';

@@ -1,3 +1,4 @@
+import type { OutboundBytes, OutboundMessage } from '../../ports/message-sink.js';
 import { MCP_ERROR_CODES } from '../errors/mcp-errors.js';
 import type { JsonObject, JsonRpcId } from './wire-types.js';
 
@@ -64,18 +65,45 @@ export function classifyJsonRpcMessage(value: unknown): ClassifiedJsonRpcMessage
 }
 
 /** The outcome of framing one text frame: a parsed value, or the -32700 response to send. */
-export type ParsedMcpFrame = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: string };
+export type ParsedMcpFrame = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: OutboundMessage };
+
+const PARSE_ERROR = { code: MCP_ERROR_CODES.parseError, message: 'Parse error: the message is not valid JSON' } as const;
 
 /**
- * Parses one frame (a stdio line or an HTTP body). A parse failure yields the serialized
- * -32700 response (no id: it could not be read), which the framing layer sends as is.
+ * Parses one frame (a stdio line or an HTTP body). A parse failure yields the -32700 response
+ * (no id: it could not be read), which the connection sends as is.
  */
 export function parseMcpFrame(text: string): ParsedMcpFrame {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, response: serializeJsonRpcError(undefined, { code: MCP_ERROR_CODES.parseError, message: 'Parse error: the message is not valid JSON' }) };
+    return { ok: false, response: outboundJsonRpcError(undefined, PARSE_ERROR) };
   }
+}
+
+/** The typed outbound form of a success response. */
+export function outboundJsonRpcResult(id: JsonRpcId, result: JsonObject): OutboundMessage {
+  return { kind: 'result', id, text: serializeJsonRpcResult(id, result) };
+}
+
+/** The typed outbound form of an error response (the code travels beside the text, for HTTP statuses). */
+export function outboundJsonRpcError(id: JsonRpcId | undefined, error: JsonRpcErrorObject): OutboundMessage {
+  return { kind: 'error', id, code: error.code, text: serializeJsonRpcError(id, error) };
+}
+
+/** The typed outbound form of a -32600 response for an invalid request. */
+export function outboundInvalidRequest(id: JsonRpcId | undefined, detail: string): OutboundMessage {
+  return outboundJsonRpcError(id, { code: MCP_ERROR_CODES.invalidRequest, message: `Invalid request: ${detail}` });
+}
+
+/** The typed outbound form of a notification. */
+export function outboundJsonRpcNotification(method: string, params: JsonObject): OutboundMessage {
+  return { kind: 'notification', text: serializeJsonRpcNotification(method, params) };
+}
+
+/** A notification already serialized (listen streams build theirs once per change). */
+export function outboundNotificationText(text: string): OutboundMessage {
+  return { kind: 'notification', text };
 }
 
 /** Serializes a -32600 response for an invalid request (the id is echoed only when it was readable). */
@@ -114,29 +142,32 @@ export class PreSerializedJson {
 }
 
 /**
- * A success response whose result is pre-serialized (memoized lists, discover), kept in parts:
- * `head` + the result + `}` is exactly {@link serializeJsonRpcResult}'s text. A byte-oriented host
- * (Streamable HTTP) writes the result's cached bytes without building or encoding the whole text
- * per request (issue 4 "Performance (benchmark)").
+ * A success response whose result is pre-serialized (memoized lists, discover, item reads), as
+ * a typed outbound message: `bytes` holds the head, the result's cached UTF-8 bytes and the tail,
+ * whose concatenation is exactly `text`. Byte-oriented transports (stdio, Streamable HTTP) write
+ * the cached bytes without building or encoding the whole text per request; `text` is built
+ * only when something asks for it.
  */
 export class PreSerializedJsonRpcResult {
+  readonly kind = 'result' as const;
+  #text: string | undefined;
+
   constructor(
     readonly id: JsonRpcId,
     readonly result: PreSerializedJson,
   ) {}
 
-  /** The text before the result: `{"jsonrpc":"2.0","id":<id>,"result":`. */
-  get head(): string {
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":`;
-  }
-
-  /** The text after the result. */
-  get tail(): string {
-    return '}';
-  }
-
   /** The whole response text. */
+  get text(): string {
+    return (this.#text ??= serializeJsonRpcResult(this.id, this.result));
+  }
+
+  /** Head (`{"jsonrpc":"2.0","id":<id>,"result":`), the result's bytes, tail (`}`). */
+  get bytes(): OutboundBytes {
+    return { head: `{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":`, body: this.result.bytes, tail: '}' };
+  }
+
   toString(): string {
-    return serializeJsonRpcResult(this.id, this.result);
+    return this.text;
   }
 }

@@ -5,6 +5,7 @@ import { isPmMcpLegacyProtocolVersion } from './protocol.js';
 import type { McpLegacyConnectionState, McpRequestContext } from './request-context.js';
 import type { PmMcpServerDescriptor } from './server-descriptor.js';
 import { lazy } from '../util/lazy.js';
+import { MCP_INITIALIZE_METHOD, MCP_PING_METHOD } from './methods/core-method-specs.js';
 
 /**
  * The legacy (initialize-era) adapter: 2025-11-25 and 2025-06-18 (seed 004 "Legacy boundary").
@@ -30,8 +31,7 @@ export const mcpPingParamsSchema = lazy(() => z.looseObject({}));
 /** Registers `initialize` and `ping` on the legacy path only (modern requests get -32601). */
 export function registerMcpLegacyMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void {
   methods.register({
-    method: 'initialize',
-    eras: ['legacy'],
+    ...MCP_INITIALIZE_METHOD,
     params: mcpInitializeParamsSchema,
     handle(_params, ctx) {
       return {
@@ -46,8 +46,7 @@ export function registerMcpLegacyMethods(methods: PmMcpMethodRegistry, server: P
     },
   });
   methods.register({
-    method: 'ping',
-    eras: ['legacy'],
+    ...MCP_PING_METHOD,
     params: mcpPingParamsSchema,
     handle: () => ({ body: {}, memoKey: 'ping' }),
   });

@@ -1,97 +1,68 @@
 import type { z } from 'zod';
+import type { AdmissionRequest, OperationScope } from '../../ports/transport.js';
 import { PmMcpMissingClientCapabilityError } from '../errors/mcp-errors.js';
+import { BoundedCache } from '../util/bounded-cache.js';
+import { extendMcpHookTrail, type McpHook, type McpHookTrail, type McpInterceptor, type McpListDecorator, type McpListMethod, type McpResultShaper } from './method-hooks.js';
+import type { McpMethodOutcome } from './method-outcome.js';
+import { claimsBareMcpRequests, type McpMethodSpec } from './method-spec.js';
 import type { McpEra } from './protocol.js';
 import { hasMcpExtension, type McpRequestContext } from './request-context.js';
-import type { JsonObject, McpCachePolicy } from './wire-types.js';
+import type { JsonObject } from './wire-types.js';
 
 /**
- * The method handler registry behind the one dispatcher (DESIGN "How a request flows" step 4).
- * Core methods register here; extensions slot in without touching them, keyed by what the
- * request negotiated: extra methods (Skills, tasks), list decorators (Apps, progressive
- * discovery), interceptors (MRTR, task handles, ui:// reads) and result shapers.
+ * The method registry behind the one dispatcher (docs/ARCHITECTURE.md "How a request flows",
+ * step 4). Core methods register here with their declarations (method-spec.ts); extensions slot
+ * in by registration alone — extra methods, list decorators, interceptors, result shapers and
+ * drain hooks — and every rule that depends on a method (era, `Mcp-Name`, scope, streaming,
+ * readiness, interim results) is read from what was registered.
  */
 
-/** What a method handler returns; the dispatcher turns it into the era's envelope, once. */
-export interface McpMethodOutcome {
-  /** `complete` (default), or an interim type (`input_required`, or `task` from the tasks extension). */
-  readonly resultType?: string;
-  /** The method-specific result members (no `resultType`, no cache fields). */
-  readonly body: JsonObject;
-  /** Cache fields for discover/list/read results. */
-  readonly cache?: McpCachePolicy;
-  /**
-   * When set, the enveloped, serialized result depends only on (era, revision, method, memoKey):
-   * the dispatcher serializes it once and reuses the text (precomputed list pages).
-   */
-  readonly memoKey?: string;
-}
+/** The params of a request as the declaration hooks see them (unparsed, `_meta` included). */
+export type McpRawParams = Readonly<Record<string, unknown>> | undefined;
 
-/** One JSON-RPC method. `params` parses the request params (with `_meta` removed). */
-export interface McpMethodDefinition<P = unknown> {
-  readonly method: string;
-  /** The eras that serve this method; elsewhere it is -32601. */
-  readonly eras: readonly McpEra[];
-  /**
-   * The params parser, or a function that builds it on first use: a zod schema runs its
-   * constructors when built, so methods a process may never see keep theirs out of start-up
-   * (issue 3, cold start).
-   */
+/** One JSON-RPC method: its declaration, its params parser and its handler. */
+export interface McpMethodDefinition<P = unknown> extends McpMethodSpec {
+  /** Parses the request params (with `_meta` removed), or builds that parser on first use. */
   readonly params: z.ZodType<P> | (() => z.ZodType<P>);
+  /** The scope when it depends on the params (tools/call: per tool); otherwise `scope`. */
+  scopeOf?(params: McpRawParams): OperationScope;
+  /** The input schema whose `x-mcp-header` annotations select `Mcp-Param-*` headers (tools/call: the called tool's). */
+  headerSchemaOf?(params: McpRawParams): object | undefined;
   handle(params: P, ctx: McpRequestContext): Promise<McpMethodOutcome> | McpMethodOutcome;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyMethod = McpMethodDefinition<any>;
-
-/** Continues the chain with (possibly rewritten) params. */
-export type McpNext = (params: unknown) => Promise<McpMethodOutcome>;
-
-/** Wraps a method: it may answer itself (e.g. `input_required`, a task handle) or call `next`. */
-export interface McpInterceptor {
-  /** Identifies the hook (usually the extension id). */
-  readonly id: string;
-  readonly method: string;
-  intercept(params: unknown, ctx: McpRequestContext, next: McpNext): Promise<McpMethodOutcome>;
-}
-
-/** Rewrites a finished outcome (e.g. progressive discovery's canonical `structuredContent.result`). */
-export interface McpResultShaper {
-  readonly id: string;
-  readonly method: string;
-  applies(ctx: McpRequestContext): boolean;
-  shape(outcome: McpMethodOutcome, ctx: McpRequestContext, params: unknown): McpMethodOutcome;
-}
-
-/** The list methods whose entries decorators may rewrite. */
-export type McpListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
-
-/**
- * Rewrites the full entry list of a list method before pagination. `variant` returns a key for
- * this request's decoration (undefined: the decorator does not apply), so pages stay memoizable
- * and cursors stay bound to the variant they came from.
- */
-export interface McpListDecorator {
-  readonly id: string;
-  readonly method: McpListMethod;
-  variant(ctx: McpRequestContext): string | undefined;
-  decorate(items: readonly JsonObject[], ctx: McpRequestContext): readonly JsonObject[];
-}
+export type AnyMcpMethodDefinition = McpMethodDefinition<any>;
 
 /** How an extension method answers a request that did not negotiate the extension. */
 export type McpExtensionGate = (ctx: McpRequestContext) => void;
 
+/** What one invocation produced, with the trail of hooks that ran (the memo-key part). */
+export interface McpInvocation {
+  readonly outcome: McpMethodOutcome;
+  readonly trail: McpHookTrail;
+}
+
+/** What resolving scopes and admission needs from a registry (the public scope helpers take it). */
+export interface McpMethodTraits {
+  /** The scope a message needs (unknown methods: read). */
+  scopeOf(method: string, params: McpRawParams): OperationScope;
+}
+
 /** Registry of methods and extension hooks. */
-export class PmMcpMethodRegistry {
-  private readonly methods = new Map<string, AnyMethod>();
+export class PmMcpMethodRegistry implements McpMethodTraits {
+  private readonly methods = new Map<string, AnyMcpMethodDefinition>();
   private readonly interceptors = new Map<string, McpInterceptor[]>();
   private readonly shapers = new Map<string, McpResultShaper[]>();
   private readonly decorators = new Map<McpListMethod, McpListDecorator[]>();
-  private readonly decorated = new WeakMap<readonly JsonObject[], Map<string, readonly JsonObject[]>>();
+  private readonly drains: (() => void)[] = [];
+  private readonly decorated = new WeakMap<readonly JsonObject[], BoundedCache<string, readonly JsonObject[]>>();
 
   /** Registers a method; a second registration of the same name is a programming error. */
   register<P>(definition: McpMethodDefinition<P>): this {
     if (this.methods.has(definition.method)) throw new RangeError(`method ${definition.method} is registered twice`);
-    this.methods.set(definition.method, definition as AnyMethod);
+    if (!definition.eras.length) throw new RangeError(`method ${definition.method} serves no era`);
+    this.methods.set(definition.method, definition as AnyMcpMethodDefinition);
     return this;
   }
 
@@ -101,11 +72,13 @@ export class PmMcpMethodRegistry {
    * revision check for the Skills draft).
    */
   registerExtensionMethod<P>(extensionId: string, definition: Omit<McpMethodDefinition<P>, 'eras'>, gate?: McpExtensionGate): this {
-    const check: McpExtensionGate = gate ?? ((ctx) => {
-      if (!hasMcpExtension(ctx, extensionId)) {
-        throw new PmMcpMissingClientCapabilityError({ extensions: { [extensionId]: {} } }, `${definition.method} needs the ${extensionId} extension declared on the request`);
-      }
-    });
+    const check: McpExtensionGate =
+      gate ??
+      ((ctx) => {
+        if (!hasMcpExtension(ctx, extensionId)) {
+          throw new PmMcpMissingClientCapabilityError({ extensions: { [extensionId]: {} } }, `${definition.method} needs the ${extensionId} extension declared on the request`);
+        }
+      });
     return this.register<P>({
       ...definition,
       eras: ['modern'],
@@ -131,10 +104,55 @@ export class PmMcpMethodRegistry {
     return this;
   }
 
+  /** Registers work to do when no more input is coming (e.g. end listen streams gracefully). */
+  onDrain(drain: () => void): this {
+    this.drains.push(drain);
+    return this;
+  }
+
+  /** Runs every drain hook (the transport is closing). */
+  drain(): void {
+    for (const drain of this.drains) drain();
+  }
+
+  /** The definition registered for `method`, whatever its eras. */
+  get(method: string): AnyMcpMethodDefinition | undefined {
+    return this.methods.get(method);
+  }
+
   /** The definition serving `method` in `era`, if any. */
-  resolve(method: string, era: McpEra): AnyMethod | undefined {
+  resolve(method: string, era: McpEra): AnyMcpMethodDefinition | undefined {
     const definition = this.methods.get(method);
     return definition && definition.eras.includes(era) ? definition : undefined;
+  }
+
+  /** True when a request for `method` is modern even without modern `_meta` (see claimsBareMcpRequests). */
+  isModernOnly(method: string): boolean {
+    const definition = this.methods.get(method);
+    return definition !== undefined && claimsBareMcpRequests(definition);
+  }
+
+  scopeOf(method: string, params: McpRawParams): OperationScope {
+    const definition = this.methods.get(method);
+    if (!definition) return 'read';
+    return definition.scopeOf ? definition.scopeOf(params) : (definition.scope ?? 'read');
+  }
+
+  /** What a transport needs to admit one message, read from its method's declaration. */
+  admission(message: { readonly id?: AdmissionRequest['id']; readonly method: string; readonly params?: McpRawParams }, era: McpEra): AdmissionRequest {
+    const definition = this.methods.get(message.method);
+    const params = message.params;
+    return {
+      kind: message.id === undefined ? 'notification' : 'request',
+      id: message.id,
+      method: message.method,
+      params,
+      era,
+      scope: this.scopeOf(message.method, params),
+      nameSource: definition?.nameSource,
+      headerSchema: definition?.headerSchemaOf?.(params),
+      streams: definition?.streams === true,
+    };
   }
 
   /** Names of the registered methods (diagnostics, tests). */
@@ -142,9 +160,16 @@ export class PmMcpMethodRegistry {
     return [...this.methods.keys()];
   }
 
-  /** Runs `definition` through its interceptors, then its result shapers. */
-  async invoke(definition: AnyMethod, params: unknown, ctx: McpRequestContext): Promise<McpMethodOutcome> {
-    const chain = this.interceptors.get(definition.method) ?? [];
+  /** Runs `definition` through the interceptors and result shapers that apply to `ctx`. */
+  async invoke(definition: AnyMcpMethodDefinition, params: unknown, ctx: McpRequestContext): Promise<McpInvocation> {
+    let trail: McpHookTrail = '';
+    const chain: McpInterceptor[] = [];
+    for (const interceptor of this.interceptors.get(definition.method) ?? []) {
+      const variant = interceptor.variant(ctx);
+      if (variant === undefined) continue;
+      chain.push(interceptor);
+      trail = extendMcpHookTrail(trail, interceptor, variant);
+    }
     const run = (index: number, current: unknown): Promise<McpMethodOutcome> => {
       const interceptor = chain[index];
       if (!interceptor) return Promise.resolve(definition.handle(current, ctx));
@@ -152,37 +177,39 @@ export class PmMcpMethodRegistry {
     };
     let outcome = await run(0, params);
     for (const shaper of this.shapers.get(definition.method) ?? []) {
-      if (shaper.applies(ctx)) outcome = shaper.shape(outcome, ctx, params);
+      const variant = shaper.variant(ctx);
+      if (variant === undefined) continue;
+      outcome = shaper.shape(outcome, ctx, params);
+      trail = extendMcpHookTrail(trail, shaper, variant);
     }
-    return outcome;
+    return { outcome, trail };
   }
 
   /**
    * Applies the decorators for `method` that apply to this request. Returns the entries and a
-   * variant key ('' when undecorated) to bind cursors and memoized pages to. A decorator's
-   * output must depend only on its variant key, so decorated lists are memoized per variant.
+   * variant key ('' when undecorated, undefined when a decorator forbids memoizing) to bind
+   * cursors and memoized pages to. Decorated lists are kept per variant.
    */
-  decorateList(method: McpListMethod, items: readonly JsonObject[], ctx: McpRequestContext): { items: readonly JsonObject[]; variant: string } {
-    const active: { decorator: McpListDecorator; key: string }[] = [];
+  decorateList(method: McpListMethod, items: readonly JsonObject[], ctx: McpRequestContext): { readonly items: readonly JsonObject[]; readonly variant: McpHookTrail } {
+    const active: McpListDecorator[] = [];
+    let variant: McpHookTrail = '';
     for (const decorator of this.decorators.get(method) ?? []) {
-      const variant = decorator.variant(ctx);
-      if (variant !== undefined) active.push({ decorator, key: `${decorator.id}=${variant}` });
+      const key = decorator.variant(ctx);
+      if (key === undefined) continue;
+      active.push(decorator);
+      variant = extendMcpHookTrail(variant, decorator, key);
     }
     if (!active.length) return { items, variant: '' };
-    const variant = active.map((a) => a.key).join(';');
+    const apply = () => active.reduce((current, decorator) => decorator.decorate(current, ctx), items);
+    if (variant === undefined) return { items: apply(), variant };
     let byVariant = this.decorated.get(items);
-    if (!byVariant) this.decorated.set(items, (byVariant = new Map()));
-    let decorated = byVariant.get(variant);
-    if (!decorated) {
-      decorated = active.reduce((current, a) => a.decorator.decorate(current, ctx), items);
-      if (byVariant.size >= 64) byVariant.clear();
-      byVariant.set(variant, decorated);
-    }
-    return { items: decorated, variant };
+    if (!byVariant) this.decorated.set(items, (byVariant = new BoundedCache(`${method} entries by decoration variant`, 64)));
+    return { items: byVariant.getOrCreate(variant, apply), variant };
   }
 
-  private push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  private push<K, V extends McpHook>(map: Map<K, V[]>, key: K, value: V): void {
     const list = map.get(key);
+    if (list?.some((hook) => hook.id === value.id)) throw new RangeError(`hook ${value.id} is registered twice for ${String(key)}`);
     if (list) list.push(value);
     else map.set(key, [value]);
   }

@@ -1,5 +1,5 @@
-import type { MessageSink } from '../../ports/transport.js';
-import { serializeJsonRpcNotification } from './json-rpc.js';
+import type { MessageSink } from '../../ports/message-sink.js';
+import { outboundJsonRpcNotification } from './json-rpc.js';
 import { MCP_LOG_LEVELS, type McpLogLevel } from './protocol.js';
 
 /**
@@ -53,7 +53,7 @@ export function createMcpRequestNotifier(sink: MessageSink, options: McpRequestN
     progress(progress: number, total?: number, message?: string) {
       if (!open || token === undefined || !Number.isFinite(progress) || progress <= last) return;
       last = progress;
-      sink.send(serializeJsonRpcNotification('notifications/progress', {
+      sink.send(outboundJsonRpcNotification('notifications/progress', {
         progressToken: token,
         progress,
         ...(total !== undefined && Number.isFinite(total) ? { total } : {}),
@@ -62,7 +62,7 @@ export function createMcpRequestNotifier(sink: MessageSink, options: McpRequestN
     },
     log(level: McpLogLevel, data: unknown, logger?: string) {
       if (!notifier.logEnabled(level)) return;
-      sink.send(serializeJsonRpcNotification('notifications/message', { level, ...(logger !== undefined ? { logger } : {}), data }));
+      sink.send(outboundJsonRpcNotification('notifications/message', { level, ...(logger !== undefined ? { logger } : {}), data }));
     },
   });
   return { notifier, close: () => { open = false; } };

@@ -48,9 +48,6 @@ export const MCP_MODERN_REQUEST_META_KEYS: readonly string[] = Object.freeze([
   MCP_META.logLevel,
 ]);
 
-/** Methods that exist only in the modern era; without `_meta` they are malformed modern requests (-32602). */
-export const MCP_MODERN_ONLY_METHODS: readonly string[] = Object.freeze(['server/discover', 'subscriptions/listen']);
-
 /**
  * Methods removed from the modern path (2026-07-28 changelog; seed 004 "Removed, migrated,
  * and deprecated behavior"): answered with -32601 when a modern request names them.

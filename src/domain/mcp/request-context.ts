@@ -1,10 +1,10 @@
 import type { Principal } from '../../ports/authorizer.js';
-import type { MessageSink, TransportFacts } from '../../ports/transport.js';
+import type { MessageSink } from '../../ports/message-sink.js';
+import type { TransportFacts } from '../../ports/transport.js';
 import { PmMcpInvalidParamsError, PmMcpUnsupportedProtocolVersionError } from '../errors/mcp-errors.js';
 import { SILENT_MCP_NOTIFIER, type McpRequestNotifier } from './notifier.js';
 import {
   isPmMcpLegacyProtocolVersion,
-  MCP_MODERN_ONLY_METHODS,
   MCP_MODERN_REQUEST_META_KEYS,
   MCP_PROTOCOL_VERSION_HEADER,
   PM_MCP_LEGACY_PROTOCOL_VERSIONS,
@@ -13,6 +13,7 @@ import {
   type McpLogLevel,
   type PmMcpLegacyProtocolVersion,
 } from './protocol.js';
+import { MCP_MODERN_ONLY_METHODS } from './methods/method-catalog.js';
 import { frozenJsonCopy, mcpClientCapabilitiesSchema, mcpImplementationSchema, parseModernRequestMeta, readMcpProgressToken, readMcpTraceContext, type McpTraceContext } from './request-meta.js';
 import type { JsonObject, JsonRpcId, McpClientCapabilities, McpImplementation } from './wire-types.js';
 
@@ -78,6 +79,10 @@ export interface McpNotifierFields {
 
 /** Options for {@link resolveMcpRequestContext}. */
 export interface ResolveMcpRequestContextOptions {
+  /** The era, when the caller has decided it already (the dispatcher decides once per request). */
+  readonly era?: McpEra;
+  /** Whether a method is modern-only (the server's method registry); default: the methods the SDK knows. */
+  readonly isModernOnly?: (method: string) => boolean;
   /** The legacy connection state (stdio after `initialize`); ignored on the modern path. */
   readonly legacy?: McpLegacyConnectionState;
   /** Extension ids the server offers; negotiation keeps only these. Omitted: every declared extension. */
@@ -106,20 +111,26 @@ function metaOf(message: McpInboundMessage): unknown {
   return message.params?._meta;
 }
 
+const isKnownModernOnly = (method: string): boolean => MCP_MODERN_ONLY_METHODS.includes(method);
+
 /**
- * Decides the era of one message (seed 004; spec-notes §0): request `_meta` carrying any
- * modern key (protocolVersion, clientCapabilities, clientInfo, logLevel) → modern; otherwise
- * `initialize` → legacy; the modern-only methods (`server/discover`, `subscriptions/listen`)
- * → modern (so a bare probe is told which `_meta` is missing); over HTTP a non-legacy
- * `MCP-Protocol-Version` header → modern; everything else (unversioned) → legacy.
+ * Decides the era of one message (seed 004 "Legacy boundary"; 2026-07-28 `basic/versioning`):
+ * request `_meta` carrying any modern key (protocolVersion, clientCapabilities, clientInfo,
+ * logLevel) → modern; otherwise `initialize` → legacy; over HTTP a legacy
+ * `MCP-Protocol-Version` header → legacy; a method declared modern-only (`server/discover`,
+ * `subscriptions/listen`, extension methods) → modern, so a bare probe is told which `_meta`
+ * is missing; any other `MCP-Protocol-Version` header → modern; everything else
+ * (unversioned) → legacy. Decide it before any modern header rule, or legacy
+ * HTTP traffic (which has no `Mcp-Method`) would be refused.
  */
-export function decideMcpEra(message: McpInboundMessage, facts: TransportFacts): McpEra {
+export function decideMcpEra(message: McpInboundMessage, facts: TransportFacts, isModernOnly: (method: string) => boolean = isKnownModernOnly): McpEra {
   const meta = metaOf(message);
   if (meta && typeof meta === 'object' && !Array.isArray(meta) && MCP_MODERN_REQUEST_META_KEYS.some((key) => key in meta)) return 'modern';
   if (message.method === 'initialize') return 'legacy';
-  if (MCP_MODERN_ONLY_METHODS.includes(message.method)) return 'modern';
   const version = header(facts, MCP_PROTOCOL_VERSION_HEADER)?.trim();
-  if (version !== undefined && version !== '' && !isPmMcpLegacyProtocolVersion(version)) return 'modern';
+  if (isPmMcpLegacyProtocolVersion(version)) return 'legacy';
+  if (isModernOnly(message.method)) return 'modern';
+  if (version !== undefined && version !== '') return 'modern';
   return 'legacy';
 }
 
@@ -176,7 +187,7 @@ function legacyIdentity(message: McpInboundMessage, state: McpLegacyConnectionSt
  * revision), an HTTP legacy version header, the connection's earlier initialize, or 2025-11-25.
  */
 export function resolveMcpRequestContext(message: McpInboundMessage, transportFacts: TransportFacts, options: ResolveMcpRequestContextOptions = {}): McpRequestContext {
-  const era = decideMcpEra(message, transportFacts);
+  const era = options.era ?? decideMcpEra(message, transportFacts, options.isModernOnly);
   const rawMeta = metaOf(message);
   let fields: ContextFields;
   if (era === 'modern') {

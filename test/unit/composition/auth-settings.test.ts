@@ -6,6 +6,9 @@ import { LocalAuthorizer } from '../../../src/adapters/node/local-authorizer.js'
 import { authSettingsFromEnv, isLoopbackHost, resolveHttpAuth, resolveHttpAuthMode, type HttpAuthJwt } from '../../../src/composition/auth-settings.js';
 import { buildContainer } from '../../../src/composition/container.js';
 import { httpAuthModule } from '../../../src/composition/http-auth-module.js';
+import { httpSettingsFromArgs } from '../../../src/composition/http-settings.js';
+import type { McpHttpListener } from '../../../src/adapters/http/mcp-http-server.js';
+import { ContainerModule } from 'inversify';
 import { IDS } from '../../../src/composition/service-ids.js';
 import { SettingsError, settingsFromEnv } from '../../../src/composition/settings.js';
 import { PmMcpUnauthorizedError } from '../../../src/domain/mcp/index.js';
@@ -146,11 +149,18 @@ describe('resolveHttpAuth', () => {
 describe('httpAuthModule', () => {
   const temp = useTempDir('pm-auth-module-');
 
+  /** The node family with pm-mcp-http's authorization, over a listener bound at LOCAL's address. */
   async function container(env: NodeJS.ProcessEnv) {
-    const c = await buildContainer(settingsFromEnv({ PM_ACTOR: 'local-user' }, '/project', 'fallback'), 'memory');
-    c.bind(IDS.HttpAuthSettings).toConstantValue(authSettingsFromEnv(env));
-    await c.load(httpAuthModule);
-    c.bind(IDS.McpHttpEndpoint).toConstantValue(LOCAL);
+    const listener = { host: '127.0.0.1', port: 8787, url: (path: string) => `http://127.0.0.1:8787${path}` } as unknown as McpHttpListener;
+    const line = httpSettingsFromArgs([], {});
+    if (line.kind !== 'serve') throw new Error('no settings');
+    const constants = new ContainerModule(({ bind }) => {
+      bind(IDS.HttpAuthSettings).toConstantValue(authSettingsFromEnv(env));
+      bind(IDS.HttpSettings).toConstantValue(line.settings);
+      bind(IDS.HttpListener).toConstantValue(listener);
+    });
+    const c = await buildContainer(settingsFromEnv({ PM_ACTOR: 'local-user' }, '/project', 'fallback'), 'node', { authorization: httpAuthModule, modules: [constants] });
+    expect(await c.getAsync(IDS.McpHttpEndpoint)).toEqual(LOCAL);
     return c;
   }
 
@@ -162,7 +172,7 @@ describe('httpAuthModule', () => {
     expect(await authorizer.authorize({ requiredScopes: ['pm:write'] })).toEqual({ id: 'local:local-user', scopes: ['pm:read', 'pm:write'] });
   });
 
-  test('auth on: IDS.Authorizer is rebound to the jose authorizer, loaded from a JWKS file', async () => {
+  test('auth on: IDS.Authorizer is the jose authorizer, loaded from a JWKS file', async () => {
     const { publicKey } = await generateKeyPair('ES256');
     const path = join(temp(), 'jwks.json');
     await writeFile(path, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] }));

@@ -1,10 +1,13 @@
-import type { McpToolAnnotations } from '../wire-types.js';
+import type { OperationScope } from '../../../ports/transport.js';
+import type { McpMethodTraits } from '../method-registry.js';
 
 /**
- * Per-operation scopes of the pm MCP server (spec notes §14: "Scopes are per operation"; the
- * server MUST honour scope hierarchies when judging sufficiency). Two scopes: a read scope for
- * discovery, lists, reads, read-only tools, prompts, completion and subscriptions, and a write
- * scope for mutating tools. The write scope implies the read scope.
+ * Per-operation scopes of the pm MCP server (2026-07-28 `basic/authorization`: scopes are per
+ * operation, and the server MUST honour scope hierarchies when judging sufficiency). Two
+ * scopes: a read scope for discovery, lists, reads, read-only tools, prompts, completion and
+ * subscriptions, and a write scope for mutating tools and the methods declared `write`. The
+ * write scope implies the read scope. Which scope an operation needs is its method's own
+ * declaration (method-spec.ts; tools/call decides per tool).
  */
 
 /** The names of pm's two scopes (configurable: PM_MCP_AUTH_READ_SCOPE / PM_MCP_AUTH_WRITE_SCOPE). */
@@ -47,40 +50,24 @@ export function missingMcpScopes(granted: readonly string[], required: readonly 
 /** The part of a JSON-RPC message the scope decision reads. */
 export interface McpScopedMessage {
   readonly method: string;
-  readonly params?: unknown;
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
-/** Looks up tools by name; `PmMcpToolRegistry` is one. */
-export interface McpToolAnnotationLookup {
-  get(name: string): { readonly annotations?: McpToolAnnotations } | undefined;
-}
-
-/** Methods that change state without being a tool call (tasks extension, SEP-2663). */
-const MUTATING_METHODS: ReadonlySet<string> = new Set(['tasks/update', 'tasks/cancel']);
-
-function toolName(params: unknown): string | undefined {
-  if (!params || typeof params !== 'object' || Array.isArray(params)) return undefined;
-  const name = (params as { name?: unknown }).name;
-  return typeof name === 'string' ? name : undefined;
+/** The configured name of an operation scope. */
+export function pmMcpScopeName(scope: OperationScope, names: PmMcpScopeNames = PM_MCP_DEFAULT_SCOPES): string {
+  return scope === 'write' ? names.write : names.read;
 }
 
 /**
- * The scopes one message needs (computed per request, before dispatch):
- * - `tools/call` of a tool without `readOnlyHint: true` → write (mutating; destructive tools
- *   included); of a read-only tool → read. An unknown tool needs read (it gets -32602 anyway).
- * - `tasks/update`, `tasks/cancel` → write (they steer a possibly mutating operation).
- * - everything else → read: `server/discover`, the list methods, `resources/read`,
- *   `prompts/get`, `completion/complete`, `subscriptions/listen`, `tasks/get`, legacy
- *   `initialize`/`ping`, notifications, and unknown methods (authenticated, then -32601).
- * Returns a fresh array with exactly one scope: the hierarchy makes write cover read.
+ * The scopes one message needs, read from its method's declaration in `methods` (the server's
+ * method registry): `tools/call` of a tool without `readOnlyHint: true` → write, of a read-only
+ * or unknown tool → read; `tasks/update`, `tasks/cancel` and any method declared `write` →
+ * write; everything else (discovery, lists, reads, prompts, completion, listen, notifications,
+ * unknown methods) → read. Returns a fresh array with exactly one scope: the hierarchy makes
+ * write cover read.
  */
-export function pmMcpRequiredScopes(message: McpScopedMessage, tools: McpToolAnnotationLookup | undefined, names: PmMcpScopeNames = PM_MCP_DEFAULT_SCOPES): string[] {
-  if (message.method === 'tools/call') {
-    const name = toolName(message.params);
-    const tool = name === undefined ? undefined : tools?.get(name);
-    return tool && tool.annotations?.readOnlyHint !== true ? [names.write] : [names.read];
-  }
-  return MUTATING_METHODS.has(message.method) ? [names.write] : [names.read];
+export function pmMcpRequiredScopes(message: McpScopedMessage, methods: McpMethodTraits, names: PmMcpScopeNames = PM_MCP_DEFAULT_SCOPES): string[] {
+  return [pmMcpScopeName(methods.scopeOf(message.method, message.params), names)];
 }
 
 /**

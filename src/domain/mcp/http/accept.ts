@@ -1,7 +1,9 @@
+import { BoundedCache } from '../../util/bounded-cache.js';
+
 /**
- * `Accept` negotiation for Streamable HTTP POSTs (spec-notes §6 gap: the client MUST list both
- * `application/json` and `text/event-stream`, but the server behaviour for a missing or partial
- * Accept is unspecified). pm's decision (docs/HTTP.md "Accept"): be liberal in what it accepts.
+ * `Accept` negotiation for Streamable HTTP POSTs (2026-07-28 `basic/transports/streamable-http`:
+ * the client MUST list both `application/json` and `text/event-stream`, but the server behaviour
+ * for a missing or partial Accept is unspecified). pm's decision (docs/HTTP.md "Accept"): be liberal in what it accepts.
  *
  * - absent, empty, or a wildcard (`*` + `/*`) → both forms allowed;
  * - JSON only → single JSON responses; request-scoped progress and log notifications are dropped
@@ -20,22 +22,15 @@ export interface McpHttpResponseForms {
 
 const BOTH: McpHttpResponseForms = Object.freeze({ json: true, sse: true });
 
-const MEMO_LIMIT = 64;
-const memo = new Map<string, McpHttpResponseForms>();
+const memo = new BoundedCache<string, McpHttpResponseForms>('response forms by Accept value', 64);
 
 /**
  * Parses `Accept` into the response forms pm may use. Clients send the same few values on every
- * request, so outcomes are memoized per value (bounded; the outcome is a frozen constant).
+ * request, so outcomes are kept per value (the outcome is a frozen constant).
  */
 export function negotiateMcpHttpResponse(accept: string | undefined): McpHttpResponseForms {
   if (accept === undefined) return BOTH;
-  let forms = memo.get(accept);
-  if (forms === undefined) {
-    forms = parseAccept(accept);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(accept, forms);
-  }
-  return forms;
+  return memo.getOrCreate(accept, parseAccept);
 }
 
 function parseAccept(accept: string): McpHttpResponseForms {

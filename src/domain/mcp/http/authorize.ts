@@ -1,16 +1,18 @@
 import type { Authorizer } from '../../../ports/authorizer.js';
+import type { AdmissionRequest } from '../../../ports/transport.js';
 import { PmError } from '../../errors/pm-error.js';
 import { PmMcpAuthError } from '../auth/auth-errors.js';
-import type { McpScopedMessage } from '../auth/scopes.js';
 import { toMcpJsonRpcError } from '../error-mapper.js';
 import { serializeJsonRpcError } from '../json-rpc.js';
-import type { McpHttpAuthorize } from './endpoint.js';
+import type { McpHttpAuthorize } from './admission.js';
 
 /**
- * Bearer authorization of one Streamable HTTP message through the Authorizer port (issue 4
- * "Authorization"; spec-notes §14): every request and notification is authorized on its own,
- * with the scopes its operation needs. Refusals become HTTP rejections that carry the
- * authorizer's `WWW-Authenticate` challenge and a JSON-RPC error body (the request id echoed):
+ * Bearer authorization of one Streamable HTTP message through the Authorizer port (2026-07-28
+ * `basic/authorization`; seed 004 "Transport behavior": the remote adapter can require an
+ * issuer-, audience- and scope-bound bearer token): every request and notification is
+ * authorized on its own, with the scopes its operation needs. Refusals become HTTP rejections
+ * that carry the authorizer's `WWW-Authenticate` challenge and a JSON-RPC error body (the
+ * request id echoed):
  * - PmMcpUnauthorizedError → 401 (no token, or an invalid, expired, foreign-issuer or
  *   foreign-audience token);
  * - PmMcpInsufficientScopeError → 403 `insufficient_scope` naming the scopes;
@@ -19,19 +21,18 @@ import type { McpHttpAuthorize } from './endpoint.js';
  */
 export function createMcpHttpAuthorize(
   authorizer: Authorizer,
-  requiredScopes: (message: McpScopedMessage) => readonly string[],
+  requiredScopes: (request: AdmissionRequest) => readonly string[],
   options: { readonly onInternalError?: (error: unknown) => void } = {},
 ): McpHttpAuthorize {
-  return async ({ authorization, message }) => {
+  return async ({ authorization, request }) => {
     try {
-      return { principal: await authorizer.authorize({ ...(authorization !== undefined ? { authorization } : {}), requiredScopes: requiredScopes(message) }) };
+      return { principal: await authorizer.authorize({ ...(authorization !== undefined ? { authorization } : {}), requiredScopes: requiredScopes(request) }) };
     } catch (error) {
-      const id = 'id' in message ? message.id : undefined;
       if (error instanceof PmMcpAuthError) {
-        return { rejection: { status: error.httpStatus, headers: { 'WWW-Authenticate': error.challenge }, body: serializeJsonRpcError(id, error.toJsonRpcError()) } };
+        return { rejection: { status: error.httpStatus, headers: { 'WWW-Authenticate': error.challenge }, body: serializeJsonRpcError(request.id, error.toJsonRpcError()) } };
       }
       if (!(error instanceof PmError)) options.onInternalError?.(error);
-      return { rejection: { status: 500, body: serializeJsonRpcError(id, toMcpJsonRpcError(error, 'modern')) } };
+      return { rejection: { status: 500, body: serializeJsonRpcError(request.id, toMcpJsonRpcError(error, 'modern')) } };
     }
   };
 }

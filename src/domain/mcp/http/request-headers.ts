@@ -1,4 +1,5 @@
 import { PmMcpHeaderMismatchError } from '../../errors/mcp-errors.js';
+import { MCP_NAME_HEADER_SOURCE } from '../methods/method-catalog.js';
 import { MCP_META, PM_MCP_PROTOCOL_VERSION } from '../protocol.js';
 import type { McpInboundMessage } from '../request-context.js';
 import { mcpAnnotatedArgument, mcpHeaderAnnotationsOf, type McpHeaderAnnotation } from './header-annotations.js';
@@ -7,9 +8,13 @@ import { decodeMcpHeaderValue, encodeMcpHeaderValue, mcpHeaderValueText } from '
 /**
  * The standard and custom MCP request headers of Streamable HTTP (2026-07-28
  * `basic/transports/streamable-http` "Standard Headers", "Custom Headers"; SEP-2243; seed 004
- * "Transport behavior"; spec-notes §6). The client side builds them from the message; the server
+ * "Transport behavior"). The client side builds them from the message; the server
  * side checks them against the body before dispatch. Any missing, malformed or disagreeing
  * header is `-32020` HeaderMismatch, which Streamable HTTP answers with status 400.
+ *
+ * Which body field `Mcp-Name` mirrors is each method's own declaration (`nameSource`): a server
+ * passes the one its method registry holds (so a method an extension registered is covered),
+ * a client relies on the declarations the SDK knows ({@link MCP_NAME_HEADER_SOURCE}).
  */
 
 /** Header names as the spec spells them (comparison is case-insensitive). */
@@ -19,20 +24,6 @@ export const MCP_HTTP_HEADER = Object.freeze({
   name: 'Mcp-Name',
   paramPrefix: 'Mcp-Param-',
 } as const);
-
-/**
- * Which body field `Mcp-Name` mirrors, per method: `params.name` for tools/call and
- * prompts/get, `params.uri` for resources/read, and `params.taskId` for the tasks extension's
- * tasks/get, tasks/update and tasks/cancel (SEP-2663). Other methods carry no `Mcp-Name`.
- */
-export const MCP_NAME_HEADER_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-});
 
 /** Request headers as a host sees them: any name case; node-style repeated values as arrays. */
 export type McpHttpHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -46,6 +37,16 @@ export interface McpHttpHeaderOptions {
   readonly toolInputSchema?: object;
   /** Client side: the revision for `MCP-Protocol-Version` when the body carries none (default 2026-07-28). */
   readonly protocolVersion?: string;
+  /**
+   * The params field `Mcp-Name` mirrors for this message's method, from its declaration; null
+   * when the method names none. Omitted: the SDK's known declarations decide.
+   */
+  readonly nameSource?: string | null;
+}
+
+function nameSourceOf(message: McpInboundMessage, options: McpHttpHeaderOptions): string | undefined {
+  if (options.nameSource === undefined) return MCP_NAME_HEADER_SOURCE[message.method];
+  return options.nameSource ?? undefined;
 }
 
 function bodyValue(message: McpInboundMessage, field: string): unknown {
@@ -69,7 +70,7 @@ function annotationsFor(message: McpInboundMessage, options: McpHttpHeaderOption
 /**
  * Client side: the MCP headers for one message (public SDK; seed 004 "Public SDK").
  * `MCP-Protocol-Version` (the body's `_meta` revision, else `options.protocolVersion`, else
- * 2026-07-28), `Mcp-Method`, `Mcp-Name` for the methods in {@link MCP_NAME_HEADER_SOURCE}, and
+ * 2026-07-28), `Mcp-Method`, `Mcp-Name` for the methods that declare a name source, and
  * `Mcp-Param-{Name}` for every `x-mcp-header`-annotated argument that is present and not null.
  * Values that are not plain header-safe ASCII use the `=?base64?…?=` sentinel. Throws a
  * RangeError when the tool schema's annotations are invalid (such a tool must not be called).
@@ -80,7 +81,7 @@ export function buildMcpHttpRequestHeaders(message: McpInboundMessage, options: 
     [MCP_HTTP_HEADER.protocolVersion]: typeof version === 'string' ? version : (options.protocolVersion ?? PM_MCP_PROTOCOL_VERSION),
     [MCP_HTTP_HEADER.method]: message.method,
   };
-  const source = MCP_NAME_HEADER_SOURCE[message.method];
+  const source = nameSourceOf(message, options);
   if (source) {
     const value = bodyValue(message, source);
     if (typeof value === 'string') headers[MCP_HTTP_HEADER.name] = encodeMcpHeaderValue(value);
@@ -154,7 +155,8 @@ function sameArgument(header: string, value: unknown, type: McpHeaderAnnotation[
  * (public SDK; seed 004 "Transport behavior"). Header names are case-insensitive, values exact
  * (after trimming optional whitespace). Throws PmMcpHeaderMismatchError (-32020, HTTP 400) when:
  * - `MCP-Protocol-Version` or `Mcp-Method` is missing, or `Mcp-Name` is missing where the
- *   method requires it (tools/call, prompts/get, resources/read; tasks/get|update|cancel);
+ *   method declares one (tools/call, prompts/get, resources/read; tasks/get|update|cancel;
+ *   any registered method with a `nameSource`);
  * - a header is repeated with different values, holds characters outside visible ASCII, or
  *   has malformed Base64 inside the sentinel;
  * - `MCP-Protocol-Version` differs from `_meta["io.modelcontextprotocol/protocolVersion"]`
@@ -167,7 +169,7 @@ function sameArgument(header: string, value: unknown, type: McpHeaderAnnotation[
 export function validateMcpHttpRequestHeaders(headers: McpHttpHeaders, message: McpInboundMessage, options: McpHttpHeaderOptions = {}): void {
   const version = required(headers, MCP_HTTP_HEADER.protocolVersion);
   const method = required(headers, MCP_HTTP_HEADER.method);
-  const source = MCP_NAME_HEADER_SOURCE[message.method];
+  const source = nameSourceOf(message, options);
   const mirrored = source ? bodyValue(message, source) : undefined;
   const name = source && typeof mirrored === 'string' ? required(headers, MCP_HTTP_HEADER.name, `${MCP_HTTP_HEADER.name} header is required for ${message.method}`) : undefined;
   const bodyVersion = metaVersion(message);

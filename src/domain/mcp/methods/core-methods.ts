@@ -3,10 +3,12 @@ import { buildMcpDiscoverBody } from '../discover.js';
 import { registerMcpLegacyMethods } from '../legacy-adapter.js';
 import { PmMcpMethodRegistry } from '../method-registry.js';
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
+import { registerMcpExtensions, type PmMcpServerExtension } from '../server-extension.js';
 import { registerMcpCompletionMethod, registerMcpPromptMethods } from './prompt-methods.js';
 import { registerMcpResourceMethods } from './resource-methods.js';
 import { registerMcpToolMethods } from './tool-methods.js';
 import { lazy } from '../../util/lazy.js';
+import { MCP_DISCOVER_METHOD } from './core-method-specs.js';
 
 /**
  * Assembles the generic MCP methods for a server description: `server/discover` (modern,
@@ -22,15 +24,17 @@ export const mcpDiscoverParamsSchema = lazy(() => z.looseObject({}));
 export function registerMcpDiscoverMethod(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void {
   const body = Object.freeze(buildMcpDiscoverBody({ capabilities: server.capabilities, instructions: server.instructions }));
   methods.register({
-    method: 'server/discover',
-    eras: ['modern'],
+    ...MCP_DISCOVER_METHOD,
     params: mcpDiscoverParamsSchema,
     handle: () => ({ body, cache: { ttlMs: server.discoverTtlMs, cacheScope: 'public' }, memoKey: 'discover' }),
   });
 }
 
-/** A method registry with every generic method for `server`; extensions add hooks to it afterwards. */
-export function createPmMcpMethodRegistry(server: PmMcpServerDescriptor): PmMcpMethodRegistry {
+/**
+ * A method registry with every generic method for `server`, then each extension's
+ * registrations (their offers must already be in the server's `extensions`).
+ */
+export function createPmMcpMethodRegistry(server: PmMcpServerDescriptor, extensions: readonly PmMcpServerExtension[] = []): PmMcpMethodRegistry {
   const methods = new PmMcpMethodRegistry();
   registerMcpDiscoverMethod(methods, server);
   registerMcpLegacyMethods(methods, server);
@@ -38,5 +42,5 @@ export function createPmMcpMethodRegistry(server: PmMcpServerDescriptor): PmMcpM
   if (server.resources) registerMcpResourceMethods(methods, server, server.resources);
   if (server.prompts) registerMcpPromptMethods(methods, server, server.prompts);
   if (server.features.completions) registerMcpCompletionMethod(methods, server.prompts, server.resources);
-  return methods;
+  return registerMcpExtensions(methods, server, extensions);
 }

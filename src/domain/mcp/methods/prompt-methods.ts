@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { PmMcpInvalidParamsError } from '../../errors/mcp-errors.js';
 import type { PmMcpMethodRegistry } from '../method-registry.js';
-import { paginateMcpList } from '../pagination.js';
 import type { PmMcpPromptRegistry } from '../prompt-registry.js';
 import type { McpRequestContext } from '../request-context.js';
 import type { McpCompletionProvider, PmMcpResourceRegistry } from '../resource-registry.js';
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
 import { compileMcpUriTemplate } from '../uri-template.js';
 import type { JsonObject } from '../wire-types.js';
-import { mcpListParamsSchema } from './tool-methods.js';
 import { lazy } from '../../util/lazy.js';
+import { MCP_COMPLETION_METHOD, MCP_PROMPTS_GET_METHOD, MCP_PROMPTS_LIST_METHOD } from './core-method-specs.js';
+import { registerMcpListMethod } from './list-method.js';
 
 /**
  * `prompts/list`, `prompts/get` (2026-07-28 `server/prompts`) and `completion/complete`
@@ -93,24 +93,16 @@ async function getPrompt(prompts: PmMcpPromptRegistry, params: z.infer<ReturnTyp
 
 /** Registers the prompt methods (both eras). */
 export function registerMcpPromptMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, prompts: PmMcpPromptRegistry): void {
-  methods.register({
-    method: 'prompts/list',
-    eras: ['modern', 'legacy'],
-    params: mcpListParamsSchema,
-    handle(params, ctx) {
-      const { items, variant } = methods.decorateList('prompts/list', prompts.descriptors as unknown as readonly JsonObject[], ctx);
-      const page = paginateMcpList(items, params.cursor, server.pageSize, `prompts/list|${variant}`);
-      return {
-        body: { prompts: page.items, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) },
-        cache: server.listCache,
-        memoKey: `${variant}|${page.offset}`,
-      };
-    },
+  registerMcpListMethod(methods, {
+    spec: MCP_PROMPTS_LIST_METHOD,
+    member: 'prompts',
+    entries: () => prompts.descriptors as unknown as readonly JsonObject[],
+    pageSize: server.pageSize,
+    cache: server.listCache,
   });
 
   methods.register({
-    method: 'prompts/get',
-    eras: ['modern', 'legacy'],
+    ...MCP_PROMPTS_GET_METHOD,
     params: mcpGetPromptParamsSchema,
     async handle(params, ctx) {
       return { body: await getPrompt(prompts, params, ctx) };
@@ -121,8 +113,7 @@ export function registerMcpPromptMethods(methods: PmMcpMethodRegistry, server: P
 /** Registers `completion/complete` (both eras); only called when the server advertises `completions`. */
 export function registerMcpCompletionMethod(methods: PmMcpMethodRegistry, prompts: PmMcpPromptRegistry | undefined, resources: PmMcpResourceRegistry | undefined): void {
   methods.register({
-    method: 'completion/complete',
-    eras: ['modern', 'legacy'],
+    ...MCP_COMPLETION_METHOD,
     params: mcpCompleteParamsSchema,
     async handle(params, ctx) {
       const provider = completionProvider(params, prompts, resources);

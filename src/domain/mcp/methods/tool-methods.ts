@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import type { OperationScope } from '../../../ports/transport.js';
 import { PmMcpInvalidParamsError, PmMcpProtocolError } from '../../errors/mcp-errors.js';
 import { PmError } from '../../errors/pm-error.js';
 import { ValidationError } from '../../errors/tracker-errors.js';
-import type { PmMcpMethodRegistry } from '../method-registry.js';
-import { paginateMcpList } from '../pagination.js';
+import { BoundedCache } from '../../util/bounded-cache.js';
+import { deepFreeze } from '../../util/canonical-json.js';
+import { lazy } from '../../util/lazy.js';
+import type { McpRawParams, PmMcpMethodRegistry } from '../method-registry.js';
 import type { McpEra } from '../protocol.js';
 import type { PmMcpServerDescriptor } from '../server-descriptor.js';
-import { deepFreeze } from '../../util/canonical-json.js';
 import type { AnyMcpToolDefinition, McpToolOutput, PmMcpToolRegistry } from '../tool-registry.js';
 import type { JsonObject, McpContentBlock } from '../wire-types.js';
-import { lazy } from '../../util/lazy.js';
+import { MCP_TOOLS_CALL_METHOD, MCP_TOOLS_LIST_METHOD } from './core-method-specs.js';
+import { registerMcpListMethod } from './list-method.js';
 
 /**
  * `tools/list` and `tools/call` over a {@link PmMcpToolRegistry} (2026-07-28 `server/tools`).
@@ -17,9 +20,6 @@ import { lazy } from '../../util/lazy.js';
  * read; an unknown tool or malformed call params are protocol errors (-32602); protocol errors
  * thrown by a handler (e.g. -32021) and unexpected throws stay protocol errors.
  */
-
-/** `tools/list` params. */
-export const mcpListParamsSchema = lazy(() => z.object({ cursor: z.string().optional() }));
 
 /** `tools/call` params (MRTR members are accepted here and read by interceptors). */
 export const mcpCallToolParamsSchema = lazy(() =>
@@ -60,20 +60,18 @@ const PARSED_ARGUMENTS_MAX_TEXT = 1024;
 
 /**
  * Parsed arguments of read-only tools by tool and argument text: their parse is a pure function
- * of the two, and an agent repeats the same reads (issue 3: "precompute what does not change per
- * request"). Kept deep-frozen; failures are not kept. Tools that change the tracker always parse.
+ * of the two, and an agent repeats the same reads. Kept deep-frozen; failures are not kept.
+ * Tools that change the tracker always parse.
  */
 class ParsedArgumentsMemo {
-  private readonly entries = new Map<string, unknown>();
+  private readonly entries = new BoundedCache<string, { readonly data: unknown }>('parsed arguments of read-only tools by tool and argument text', PARSED_ARGUMENTS_LIMIT);
 
   parse(tool: AnyMcpToolDefinition, args: unknown, argsText: string): z.ZodSafeParseResult<unknown> {
     const key = tool.annotations?.readOnlyHint === true && argsText.length <= PARSED_ARGUMENTS_MAX_TEXT ? `${tool.name}|${argsText}` : undefined;
-    if (key !== undefined && this.entries.has(key)) return { success: true, data: this.entries.get(key) };
+    const known = key === undefined ? undefined : this.entries.get(key);
+    if (known !== undefined) return { success: true, data: known.data };
     const parsed = tool.args.safeParse(args ?? {});
-    if (key !== undefined && parsed.success) {
-      if (this.entries.size >= PARSED_ARGUMENTS_LIMIT) this.entries.clear();
-      this.entries.set(key, deepFreeze(parsed.data));
-    }
+    if (key !== undefined && parsed.success) this.entries.set(key, { data: deepFreeze(parsed.data) });
     return parsed;
   }
 }
@@ -90,28 +88,36 @@ function argumentError(tool: string, issues: readonly z.core.$ZodIssue[]): Valid
   return new ValidationError(`Invalid arguments for ${tool}: ${summary}`, { tool, issues: list });
 }
 
+function calledTool(tools: PmMcpToolRegistry, params: McpRawParams): AnyMcpToolDefinition | undefined {
+  const name = params?.name;
+  return typeof name === 'string' ? tools.get(name) : undefined;
+}
+
+/**
+ * The scope a tools/call needs (2026-07-28 `basic/authorization`: scopes per operation): a tool
+ * annotated `readOnlyHint: true` needs the read scope; every other tool — mutating or
+ * destructive — the write scope. An unknown tool needs read (it is -32602 anyway).
+ */
+export function mcpToolCallScope(tool: AnyMcpToolDefinition | undefined): OperationScope {
+  return tool && tool.annotations?.readOnlyHint !== true ? 'write' : 'read';
+}
+
 /** Registers `tools/list` and `tools/call` (both eras). */
 export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, tools: PmMcpToolRegistry): void {
   const parsedArguments = new ParsedArgumentsMemo();
-  methods.register({
-    method: 'tools/list',
-    eras: ['modern', 'legacy'],
-    params: mcpListParamsSchema,
-    handle(params, ctx) {
-      const { items, variant } = methods.decorateList('tools/list', tools.descriptors as unknown as readonly JsonObject[], ctx);
-      const page = paginateMcpList(items, params.cursor, server.pageSize, `tools/list|${variant}`);
-      return {
-        body: { tools: page.items, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) },
-        cache: server.listCache,
-        memoKey: `${variant}|${page.offset}`,
-      };
-    },
+  registerMcpListMethod(methods, {
+    spec: MCP_TOOLS_LIST_METHOD,
+    member: 'tools',
+    entries: () => tools.descriptors as unknown as readonly JsonObject[],
+    pageSize: server.pageSize,
+    cache: server.listCache,
   });
 
   methods.register({
-    method: 'tools/call',
-    eras: ['modern', 'legacy'],
+    ...MCP_TOOLS_CALL_METHOD,
     params: mcpCallToolParamsSchema,
+    scopeOf: (params) => mcpToolCallScope(calledTool(tools, params)),
+    headerSchemaOf: (params) => calledTool(tools, params)?.inputSchema,
     async handle(params, ctx) {
       const tool = tools.get(params.name);
       if (!tool) throw new PmMcpInvalidParamsError(`Unknown tool: ${params.name}`, { name: params.name });

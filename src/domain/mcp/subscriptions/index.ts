@@ -1,7 +1,8 @@
 /**
- * Listen-stream subscriptions (2026-07-28 `subscriptions/listen`; seed 004; issue 3
- * "Subscriptions"): the filter rules, the public {@link PmMcpSubscriptionRegistry}, the
- * change-source contract with the tracker's file-watch source, and the listen method.
+ * Listen-stream subscriptions (2026-07-28 `basic/patterns/subscriptions`; seed 004 "Transport
+ * behavior"): the filter rules, the public {@link PmMcpSubscriptionRegistry}, the change-source
+ * contract and the listen method. The tracker's own change source lives with the tracker's MCP
+ * surface (`domain/mcp-tracker/tracker-change-source.ts`).
  */
 export * from './change-source.js';
 export * from './subscription-filter.js';

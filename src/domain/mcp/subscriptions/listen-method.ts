@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { assertMcpClientCapabilities } from '../capabilities.js';
+import { outboundNotificationText } from '../json-rpc.js';
 import type { PmMcpMethodRegistry } from '../method-registry.js';
+import { MCP_SUBSCRIPTIONS_LISTEN_METHOD } from '../methods/core-method-specs.js';
+import { MCP_TASKS_EXTENSION_ID } from '../methods/task-method-specs.js';
 import { MCP_META } from '../protocol.js';
+import type { PmMcpServerExtension } from '../server-extension.js';
 import type { McpSubscriptionFilter } from './subscription-filter.js';
 import type { PmMcpSubscriptionRegistry } from './subscription-registry.js';
 import { lazy } from '../../util/lazy.js';
 
 /**
- * `subscriptions/listen` (2026-07-28 `basic/patterns/subscriptions`, spec-notes §7; seed 004
- * "Transport behavior"; issue 3 "Subscriptions"). Modern path only (legacy: -32601).
+ * `subscriptions/listen` (2026-07-28 `basic/patterns/subscriptions`; seed 004 "Transport
+ * behavior"). Modern path only (legacy: -32601); declared as a streaming method, so over HTTP
+ * the client must accept an SSE stream.
  *
  * 1. Params are parsed with zod: `{notifications: SubscriptionFilter}`. Unknown filter fields
  *    (a future notification type) are allowed and simply not acknowledged.
@@ -23,9 +28,6 @@ import { lazy } from '../../util/lazy.js';
  *    written, not even a response. On server shutdown ({@link PmMcpSubscriptionRegistry.shutdown})
  *    it answers `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId": id}}`.
  */
-
-/** The tasks extension id (SEP-2663). */
-const MCP_TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
 /** Most resource URIs one listen request may name (bounds the subscription's own state). */
 export const PM_MCP_MAX_RESOURCE_SUBSCRIPTIONS = 1000;
@@ -57,11 +59,14 @@ export const mcpSubscriptionsListenParamsSchema = lazy(() =>
   })
 );
 
-/** Registers `subscriptions/listen` over `subscriptions` on the core's method registry. */
+/**
+ * Registers `subscriptions/listen` over `subscriptions` on the core's method registry, and its
+ * drain hook: when the transport closes, every open stream answers its closing result.
+ */
 export function registerMcpSubscriptionsListenMethod(methods: PmMcpMethodRegistry, subscriptions: PmMcpSubscriptionRegistry): void {
+  methods.onDrain(() => subscriptions.shutdown());
   methods.register({
-    method: 'subscriptions/listen',
-    eras: ['modern'],
+    ...MCP_SUBSCRIPTIONS_LISTEN_METHOD,
     params: mcpSubscriptionsListenParamsSchema,
     handle: async (params, ctx) => {
       const id = ctx.requestId!; // a request always has one; notifications never reach a method
@@ -73,7 +78,7 @@ export function registerMcpSubscriptionsListenMethod(methods: PmMcpMethodRegistr
       const signal = ctx.signal;
       if (signal.aborted) return { body }; // cancelled before it began: nothing is written
       const channel = ctx.channel;
-      const subscription = subscriptions.add(id, requested, (message) => channel.send(message));
+      const subscription = subscriptions.add(id, requested, (message) => channel.send(outboundNotificationText(message)));
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<void>((resolve) => {
         onAbort = () => resolve();
@@ -89,4 +94,13 @@ export function registerMcpSubscriptionsListenMethod(methods: PmMcpMethodRegistr
       return { body };
     },
   });
+}
+
+/**
+ * `subscriptions/listen` as a server extension (it advertises nothing under
+ * `capabilities.extensions`: its support shows in `resources.subscribe` / `listChanged`, see
+ * {@link PM_MCP_SUBSCRIPTION_SERVER_OPTIONS}).
+ */
+export function mcpSubscriptionsExtension(subscriptions: PmMcpSubscriptionRegistry): PmMcpServerExtension {
+  return { id: 'subscriptions/listen', register: (methods) => registerMcpSubscriptionsListenMethod(methods, subscriptions) };
 }

@@ -1,8 +1,8 @@
 import type { McpServerCapabilities } from '../wire-types.js';
 
 /**
- * The `SubscriptionFilter` of `subscriptions/listen` (2026-07-28 schema `SubscriptionFilter`;
- * spec-notes §7) and the rule for the acknowledged subset: a type is acknowledged only when the
+ * The `SubscriptionFilter` of `subscriptions/listen` (2026-07-28 schema `SubscriptionFilter`,
+ * `basic/patterns/subscriptions`) and the rule for the acknowledged subset: a type is acknowledged only when the
  * server advertises it in `server/discover` (`tools.listChanged`, `prompts.listChanged`,
  * `resources.listChanged`, `resources.subscribe`) and, for resource URIs, only when a change
  * source can actually report changes for that URI. Omitted or `false` fields are not subscribed

@@ -8,8 +8,8 @@ import { acceptMcpSubscriptionFilter, mcpSubscriptionSupportOf, type McpSubscrip
 
 /**
  * The subscription registry behind `subscriptions/listen` (public SDK; seed 004 "Transport
- * behavior" and DESIGN "change notifications come only from the subscription registry on a
- * listen stream"; 2026-07-28 `basic/patterns/subscriptions`, spec-notes §7).
+ * behavior"; docs/ARCHITECTURE.md "How a request flows": change notifications come only from
+ * the subscription registry on a listen stream; 2026-07-28 `basic/patterns/subscriptions`).
  *
  * - `add` sends `notifications/subscriptions/acknowledged` with the accepted filter first, so
  *   nothing is ever sent for a subscription before its acknowledgement.

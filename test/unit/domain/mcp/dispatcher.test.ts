@@ -1,3 +1,4 @@
+import type { Cancellable } from '../../../../src/ports/transport.js';
 import { Gate, McpHarness, MODERN_META } from '../../../support/mcp-fake-server.js';
 
 let h: McpHarness;
@@ -195,11 +196,12 @@ describe('cancellation, progress and logs', () => {
   });
 
   test('a transport-level abort (HTTP stream close) suppresses the response', async () => {
-    const controller = new AbortController();
     const sent: unknown[] = [];
-    const running = h.connection.handleMessage(slowCall(7), { kind: 'http' }, { send: (m) => sent.push(m) }, { signal: controller.signal });
-    controller.abort('stream closed');
-    await running;
+    let cancel: Cancellable | undefined;
+    const running = h.connection.dispatch(JSON.stringify(slowCall(7)), { facts: { kind: 'http' }, sink: { send: (m) => sent.push(m) }, onCancel: (c) => (cancel = c) });
+    await Promise.resolve();
+    cancel!.abort('stream closed');
+    expect(await running).toBe('cancelled');
     expect(sent).toEqual([]);
     expect(h.state.seenSignals[0]!.reason).toBe('stream closed');
   });

@@ -27,9 +27,10 @@ function hooks(methods: PmMcpMethodRegistry): void {
   methods.addInterceptor({
     id: EXT,
     method: 'tools/call',
-    intercept: async (params, ctx, next) => {
+    variant: (ctx) => (hasMcpExtension(ctx, EXT) ? 'on' : undefined),
+    intercept: async (params, _ctx, next) => {
       const call = params as { name: string; arguments?: JsonObject };
-      if (call.name === 'echo' && hasMcpExtension(ctx, EXT)) {
+      if (call.name === 'echo') {
         if (call.arguments?.text === 'ask') return { resultType: 'input_required', body: { requestState: 'opaque' } };
         return next({ ...call, arguments: { text: `${String(call.arguments?.text)}!` } });
       }
@@ -39,7 +40,7 @@ function hooks(methods: PmMcpMethodRegistry): void {
   methods.addResultShaper({
     id: EXT,
     method: 'tools/call',
-    applies: (ctx) => hasMcpExtension(ctx, EXT),
+    variant: (ctx) => (hasMcpExtension(ctx, EXT) ? 'on' : undefined),
     shape: (outcome) => (outcome.resultType === 'input_required' ? outcome : { ...outcome, body: { ...outcome.body, content: [{ type: 'text', text: 'see structuredContent' }] } }),
   });
 }
@@ -60,7 +61,11 @@ describe('extension hooks', () => {
       data: { requiredCapabilities: { extensions: { [EXT]: {} } } },
     });
     expect((await h.modern(2, 'widgets/list', {}, withExt({ v: 1 }))).result).toMatchObject({ resultType: 'complete', widgets: [], negotiated: { v: 1 } });
-    expect((await h.legacy(3, 'widgets/list')).error).toMatchObject({ code: -32601 });
+    // A bare request for a modern-only method is a malformed modern request (it is told which _meta is missing) …
+    expect((await h.legacy(3, 'widgets/list')).error).toMatchObject({ code: -32602, data: { field: 'io.modelcontextprotocol/protocolVersion' } });
+    // … unless the transport says it is an initialize-era request: there the method does not exist.
+    const legacyHttp = await h.send({ jsonrpc: '2.0', id: 4, method: 'widgets/list' }, '2025-11-25', { kind: 'http', headers: { 'mcp-protocol-version': '2025-11-25' } });
+    expect(legacyHttp[0]!.value.error).toMatchObject({ code: -32601 });
   });
   test('a custom gate decides for its method', async () => {
     expect((await h.modern(1, 'strict/get')).error).toEqual({ code: -32603, message: 'Internal error' });

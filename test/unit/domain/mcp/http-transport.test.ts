@@ -1,21 +1,19 @@
 import { StaticAuthorizer } from '../../../../src/adapters/memory/static-authorizer.js';
 import type { AuthorizationRequest, Authorizer } from '../../../../src/ports/authorizer.js';
+import type { AdmissionRequest } from '../../../../src/ports/transport.js';
 import {
   checkMcpHttpHost,
   checkMcpHttpOrigin,
-  classifyMcpOutbound,
+  admitMcpHttpMessage,
   createMcpHttpAuthorize,
   createMcpHttpSecurityPolicy,
   formatMcpSseEvent,
   mcpHttpStatusForError,
   negotiateMcpHttpResponse,
-  PmMcpHttpEndpoint,
   PmMcpInsufficientScopeError,
   PmMcpUnauthorizedError,
-  serializeJsonRpcNotification,
-  serializeJsonRpcResult,
-  type McpHttpResponder,
 } from '../../../../src/domain/mcp/index.js';
+import { z } from 'zod';
 import { McpHarness } from '../../../support/mcp-fake-server.js';
 import { modernRequest } from '../../../support/mcp-http.js';
 
@@ -83,12 +81,8 @@ describe('Origin and Host policy', () => {
   });
 });
 
-describe('reading back what the dispatcher writes', () => {
-  test('notifications, results and errors are told apart (fast path and parsed)', () => {
-    expect(classifyMcpOutbound(serializeJsonRpcNotification('notifications/progress', { progressToken: 1, progress: 1 }), 1)).toEqual({ kind: 'notification' });
-    expect(classifyMcpOutbound(serializeJsonRpcResult('a', { resultType: 'complete' }), 'a')).toEqual({ kind: 'result' });
-    expect(classifyMcpOutbound(JSON.stringify({ jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'x' } }), 'a')).toEqual({ kind: 'error', code: -32601 });
-    expect(classifyMcpOutbound({ jsonrpc: '2.0', method: 'notifications/message', params: {} }, 1)).toEqual({ kind: 'notification' });
+describe('SSE format', () => {
+  test('one JSON-RPC message per event, a single data line, no id', () => {
     expect(formatMcpSseEvent('{"a":1}')).toBe('data: {"a":1}\n\n');
   });
 });
@@ -96,99 +90,69 @@ describe('reading back what the dispatcher writes', () => {
 describe('bearer authorization of one message', () => {
   const context = { resourceMetadataUrl: 'http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp', requiredScopes: ['pm:write'] };
   const failing = (error: unknown): Authorizer => ({ authorize: async () => Promise.reject(error) });
-  const message = { jsonrpc: '2.0' as const, id: 5, method: 'tools/call', params: { name: 'pm_create' } };
+  const message: AdmissionRequest = { kind: 'request', id: 5, method: 'tools/call', params: { name: 'pm_create' }, era: 'modern', scope: 'write', nameSource: 'name', headerSchema: undefined, streams: false };
 
   test('the principal of an accepted token is returned; the required scopes come from the message', async () => {
     const seen: AuthorizationRequest[] = [];
     const authorizer: Authorizer = { authorize: async (request) => (seen.push(request), new StaticAuthorizer().authorize(request)) };
-    const outcome = await createMcpHttpAuthorize(authorizer, (m) => (m.method === 'tools/call' ? ['pm:write'] : ['pm:read']))({ authorization: 'Bearer t', message });
+    const outcome = await createMcpHttpAuthorize(authorizer, (m) => (m.scope === 'write' ? ['pm:write'] : ['pm:read']))({ authorization: 'Bearer t', request: message });
     expect(outcome).toEqual({ principal: { id: 'test', scopes: ['pm:read', 'pm:write'] } });
     expect(seen).toEqual([{ authorization: 'Bearer t', requiredScopes: ['pm:write'] }]);
   });
   test('401 and 403 carry the challenge and a JSON-RPC error echoing the id; other failures are 500', async () => {
-    const unauthorized = await createMcpHttpAuthorize(failing(new PmMcpUnauthorizedError('Authorization required', context)), () => ['pm:write'])({ authorization: undefined, message });
+    const unauthorized = await createMcpHttpAuthorize(failing(new PmMcpUnauthorizedError('Authorization required', context)), () => ['pm:write'])({ authorization: undefined, request: message });
     expect(unauthorized).toMatchObject({ rejection: { status: 401, headers: { 'WWW-Authenticate': expect.stringContaining('resource_metadata=') } } });
     expect(JSON.parse((unauthorized as { rejection: { body: string } }).rejection.body)).toMatchObject({ id: 5, error: { code: -31001 } });
-    const scope = await createMcpHttpAuthorize(failing(new PmMcpInsufficientScopeError(context)), () => ['pm:write'])({ authorization: 'Bearer t', message });
+    const scope = await createMcpHttpAuthorize(failing(new PmMcpInsufficientScopeError(context)), () => ['pm:write'])({ authorization: 'Bearer t', request: message });
     expect(scope).toMatchObject({ rejection: { status: 403, headers: { 'WWW-Authenticate': expect.stringContaining('insufficient_scope') } } });
     const seen: unknown[] = [];
-    const boom = await createMcpHttpAuthorize(failing(new TypeError('secret')), () => [], { onInternalError: (e) => seen.push(e) })({ authorization: 'Bearer t', message });
+    const boom = await createMcpHttpAuthorize(failing(new TypeError('secret')), () => [], { onInternalError: (e) => seen.push(e) })({ authorization: 'Bearer t', request: message });
     expect(boom).toMatchObject({ rejection: { status: 500 } });
     expect(JSON.parse((boom as { rejection: { body: string } }).rejection.body)).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'Internal error' } });
     expect(seen).toHaveLength(1);
   });
 });
 
-describe('PmMcpHttpEndpoint (runtime-neutral)', () => {
-  interface Captured {
-    status?: number;
-    body?: string | undefined;
-    headers?: Readonly<Record<string, string>> | undefined;
-    chunks: string[];
-    ended: boolean;
-  }
-  function capture(): { responder: McpHttpResponder; out: Captured } {
-    const out: Captured = { chunks: [], ended: false };
-    return {
-      out,
-      responder: {
-        respond: (status, body, headers) => Object.assign(out, { status, body, headers }),
-        openEventStream: () => {
-          out.status = 200;
-          return { write: (chunk) => void out.chunks.push(chunk), end: () => void (out.ended = true) };
-        },
-      },
-    };
-  }
-  const signal = new AbortController().signal;
+describe('admission of one message (admitMcpHttpMessage)', () => {
+  const h = new McpHarness();
+  const admissionOf = (body: { id?: string | number; method: string; params?: Record<string, unknown> }, era: 'modern' | 'legacy' = 'modern') => h.methods.admission(body, era);
 
-  test('answers one POST per message: results, 202 for notifications, 400 for parse errors and header mismatches', async () => {
-    const h = new McpHarness();
-    const endpoint = new PmMcpHttpEndpoint({ server: h.server, dispatcher: h.dispatcher });
-    const list = modernRequest(1, 'tools/list');
-    let c = capture();
-    await endpoint.handle({ headers: list.headers, body: JSON.stringify(list.body), signal }, c.responder);
-    expect(c.out.status).toBe(200);
-    expect(JSON.parse(c.out.body!)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
-    c = capture();
-    await endpoint.handle({ headers: {}, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), signal }, c.responder);
-    expect({ status: c.out.status, body: c.out.body }).toEqual({ status: 202, body: undefined });
-    c = capture();
-    await endpoint.handle({ headers: {}, body: undefined, signal }, c.responder);
-    expect(c.out.status).toBe(400);
-    c = capture();
-    await endpoint.handle({ headers: { ...list.headers, 'Mcp-Method': 'prompts/list' }, body: JSON.stringify(list.body), signal }, c.responder);
-    expect({ status: c.out.status, code: JSON.parse(c.out.body!).error.code }).toEqual({ status: 400, code: -32020 });
+  test('a modern request whose headers agree is admitted with the forms its client accepts', async () => {
+    const echo = modernRequest(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+    expect(await admitMcpHttpMessage(admissionOf(echo.body), echo.headers)).toEqual({ principal: undefined, forms: { json: true, sse: true } });
+    expect(await admitMcpHttpMessage(admissionOf(echo.body), { ...echo.headers, accept: 'application/json' })).toMatchObject({ forms: { json: true, sse: false } });
   });
-  test('a closed endpoint refuses new POSTs with 503; idle() resolves when in-flight ones finish', async () => {
-    const h = new McpHarness();
-    const endpoint = new PmMcpHttpEndpoint({ server: h.server, dispatcher: h.dispatcher });
-    const slow = modernRequest(2, 'tools/call', { name: 'slow', arguments: {} });
-    const c = capture();
-    const running = endpoint.handle({ headers: slow.headers, body: JSON.stringify(slow.body), signal }, c.responder);
-    await new Promise((r) => setTimeout(r, 10));
-    expect(endpoint.inFlight).toBe(1);
-    endpoint.close();
-    const refused = capture();
-    await endpoint.handle({ headers: slow.headers, body: JSON.stringify(slow.body), signal }, refused.responder);
-    expect(refused.out.status).toBe(503);
-    let idle = false;
-    const waiting = endpoint.idle().then(() => (idle = true));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(idle).toBe(false);
-    h.state.gate.open();
-    await running;
-    await waiting;
-    expect(c.out.status).toBe(200);
+  test('a header that disagrees with the body is 400 -32020 echoing the id; legacy requests are not checked', async () => {
+    const list = modernRequest(2, 'tools/list');
+    const mismatch = await admitMcpHttpMessage(admissionOf(list.body), { ...list.headers, 'Mcp-Method': 'prompts/list' });
+    expect(mismatch).toMatchObject({ rejection: { status: 400 } });
+    expect(JSON.parse((mismatch as { rejection: { body: string } }).rejection.body)).toMatchObject({ id: 2, error: { code: -32020 } });
+    expect(await admitMcpHttpMessage(admissionOf({ id: 3, method: 'tools/list' }, 'legacy'), { 'mcp-protocol-version': '2025-11-25' })).toMatchObject({ forms: { json: true } });
   });
-  test('the principal of an authorized request reaches the handler; credentials never do', async () => {
-    const h = new McpHarness();
-    const endpoint = new PmMcpHttpEndpoint({ server: h.server, dispatcher: h.dispatcher, authorize: async () => ({ principal: { id: 'alice', scopes: ['pm:read'] } }) });
-    const echo = modernRequest(3, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
-    await endpoint.handle({ headers: { ...echo.headers, authorization: 'Bearer secret-token' }, body: JSON.stringify(echo.body), signal }, capture().responder);
-    const ctx = h.state.seenContexts[0] as { principal: unknown; transport: string };
-    expect(ctx.principal).toEqual({ id: 'alice', scopes: ['pm:read'] });
-    expect(ctx.transport).toBe('http');
-    expect(JSON.stringify(ctx)).not.toContain('secret-token');
+  test('Mcp-Name follows the method declaration of the registry, so a method an extension registers is covered', async () => {
+    const methods = new McpHarness({}, (m) => m.register({ method: 'widgets/get', eras: ['modern'], nameSource: 'name', params: z.object({ name: z.string() }), handle: () => ({ body: {} }) })).methods;
+    const body = { jsonrpc: '2.0', id: 4, method: 'widgets/get', params: { name: 'w1', _meta: {} } };
+    const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'widgets/get' };
+    const missing = await admitMcpHttpMessage(methods.admission(body, 'modern'), headers);
+    expect(JSON.parse((missing as { rejection: { body: string } }).rejection.body).error).toMatchObject({ code: -32020, message: expect.stringContaining('Mcp-Name header is required for widgets/get') });
+    expect(await admitMcpHttpMessage(methods.admission(body, 'modern'), { ...headers, 'Mcp-Name': 'w1' })).toMatchObject({ forms: { json: true } });
+  });
+  test('Accept: neither form is 406; a streaming method without SSE is 406', async () => {
+    const list = modernRequest(5, 'tools/list');
+    expect(await admitMcpHttpMessage(admissionOf(list.body), { ...list.headers, accept: 'text/html' })).toMatchObject({ rejection: { status: 406 } });
+    const listen = modernRequest(6, 'subscriptions/listen', { notifications: {} });
+    const streaming = { ...h.methods.admission(listen.body, 'modern'), streams: true };
+    expect(await admitMcpHttpMessage(streaming, { ...listen.headers, accept: 'application/json' })).toMatchObject({ rejection: { status: 406 } });
+    expect(await admitMcpHttpMessage(streaming, listen.headers)).toMatchObject({ forms: { sse: true } });
+  });
+  test('authorization runs first, for requests and notifications, with the scope the method declares', async () => {
+    const seen: string[] = [];
+    const authorize = createMcpHttpAuthorize(new StaticAuthorizer(), (request) => (seen.push(`${request.method}:${request.scope}`), [request.scope === 'write' ? 'pm:write' : 'pm:read']));
+    const fail = modernRequest(7, 'tools/call', { name: 'fail', arguments: { kind: 'validation' } });
+    expect(await admitMcpHttpMessage(admissionOf(fail.body), fail.headers, authorize)).toMatchObject({ principal: { id: 'test' } });
+    await admitMcpHttpMessage(admissionOf({ method: 'notifications/initialized' }), {}, authorize);
+    expect(seen).toEqual(['tools/call:write', 'notifications/initialized:read']);
+    const refused = await admitMcpHttpMessage(admissionOf(fail.body), { ...fail.headers, 'Mcp-Method': 'nope' }, async () => ({ rejection: { status: 401, body: '{}' } }));
+    expect(refused).toEqual({ rejection: { status: 401, body: '{}' } });
   });
 });

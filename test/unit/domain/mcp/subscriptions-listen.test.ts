@@ -1,3 +1,4 @@
+import type { Cancellable } from '../../../../src/ports/transport.js';
 import { settle, SUBSCRIPTION_ID, subscriptionSetup, ITEMS_DIR, type SubscriptionSetup } from '../../../support/subscription-harness.js';
 import { MODERN_META, SERVER_INFO } from '../../../support/mcp-fake-server.js';
 import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS, PmMcpSubscriptionRegistry, type PmMcpChange, type PmMcpChangeEmitter, type PmMcpChangeSource } from '../../../../src/domain/mcp/index.js';
@@ -288,18 +289,16 @@ describe('subscriptions/listen: ending', () => {
 
   test('a transport abort (HTTP stream closed) ends the subscription the same way', async () => {
     s = await subscriptionSetup();
-    const controller = new AbortController();
     const sent: string[] = [];
-    const running = s.h.connection.handleMessage(
-      { jsonrpc: '2.0', id: 'h', method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: MODERN_META } },
-      { kind: 'http' },
-      { send: (m) => sent.push(m as string) },
-      { signal: controller.signal },
+    let cancel: Cancellable | undefined;
+    const running = s.h.connection.dispatch(
+      JSON.stringify({ jsonrpc: '2.0', id: 'h', method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: MODERN_META } }),
+      { facts: { kind: 'http' }, sink: { send: (m) => sent.push(m.text) }, onCancel: (c) => (cancel = c) },
     );
     await settle();
     expect(sent.map((m) => JSON.parse(m).method)).toEqual(['notifications/subscriptions/acknowledged']);
-    controller.abort('stream closed');
-    await running;
+    cancel!.abort('stream closed');
+    expect(await running).toBe('cancelled');
     await itemIds(1);
     await s.advance(DEBOUNCE);
     expect(sent).toHaveLength(1);

@@ -57,9 +57,9 @@ describe('principal and trace context never cross requests', () => {
     const harness = new McpHarness();
     const sink = { send: () => undefined };
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy-client', version: '1' } } };
-    await harness.dispatcher.connect().handleMessage(initialize, mcpHttpRequestFacts({}), sink);
+    await harness.dispatcher.connect().dispatch(JSON.stringify(initialize), { facts: mcpHttpRequestFacts({}), sink });
     const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } };
-    await harness.dispatcher.connect().handleMessage(call, mcpHttpRequestFacts({ 'mcp-protocol-version': '2025-11-25' }), sink);
+    await harness.dispatcher.connect().dispatch(JSON.stringify(call), { facts: mcpHttpRequestFacts({ 'mcp-protocol-version': '2025-11-25' }), sink });
     const ctx = (harness.state.seenContexts as McpRequestContext[])[0]!;
     expect(ctx.era).toBe('legacy');
     expect(ctx.clientInfo).toBeUndefined();

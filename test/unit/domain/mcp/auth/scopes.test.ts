@@ -1,5 +1,8 @@
 import {
+  createPmMcpMethodRegistry,
+  definePmMcpServer,
   expandMcpScopes,
+  MCP_TASKS_METHOD_SPECS,
   missingMcpScopes,
   PM_MCP_DEFAULT_SCOPES,
   PmMcpToolRegistry,
@@ -17,12 +20,19 @@ const tool = (name: string, annotations?: Record<string, boolean>) => ({
   ...(annotations ? { annotations } : {}),
   handler: () => ({ structuredContent: {} }),
 });
-const tools = new PmMcpToolRegistry([
-  tool('pm_get', { readOnlyHint: true }),
-  tool('pm_update', { readOnlyHint: false, destructiveHint: false }),
-  tool('pm_delete', { destructiveHint: true }),
-  tool('pm_plain'),
-]);
+const server = definePmMcpServer({
+  serverInfo: { name: 'scopes', version: '1' },
+  tools: new PmMcpToolRegistry([
+    tool('pm_get', { readOnlyHint: true }),
+    tool('pm_update', { readOnlyHint: false, destructiveHint: false }),
+    tool('pm_delete', { destructiveHint: true }),
+    tool('pm_plain'),
+  ]),
+});
+/** The server's method registry, with the tasks extension's methods registered from their declarations. */
+const tools = createPmMcpMethodRegistry(server);
+for (const spec of MCP_TASKS_METHOD_SPECS) tools.register({ ...spec, params: z.object({}), handle: () => ({ body: {} }) });
+const noTools = createPmMcpMethodRegistry(definePmMcpServer({ serverInfo: { name: 'none', version: '1' } }));
 const call = (name: unknown) => ({ method: 'tools/call', params: { name, arguments: {} } });
 
 describe('pmMcpRequiredScopes (per-operation scopes)', () => {
@@ -37,8 +47,8 @@ describe('pmMcpRequiredScopes (per-operation scopes)', () => {
     expect(pmMcpRequiredScopes(call('nope'), tools)).toEqual(['pm:read']);
     expect(pmMcpRequiredScopes(call(42), tools)).toEqual(['pm:read']);
     expect(pmMcpRequiredScopes({ method: 'tools/call' }, tools)).toEqual(['pm:read']);
-    expect(pmMcpRequiredScopes({ method: 'tools/call', params: [] }, tools)).toEqual(['pm:read']);
-    expect(pmMcpRequiredScopes(call('pm_update'), undefined)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes({ method: 'tools/call', params: [] as unknown as Record<string, unknown> }, tools)).toEqual(['pm:read']);
+    expect(pmMcpRequiredScopes(call('pm_update'), noTools)).toEqual(['pm:read']);
   });
 
   test.each([
@@ -48,9 +58,17 @@ describe('pmMcpRequiredScopes (per-operation scopes)', () => {
     expect(pmMcpRequiredScopes({ method, params: {} }, tools)).toEqual(['pm:read']);
   });
 
-  test('tasks/update and tasks/cancel steer an operation and need write', () => {
+  test('tasks/update and tasks/cancel steer an operation and need write (their declarations say so)', () => {
     expect(pmMcpRequiredScopes({ method: 'tasks/update' }, tools)).toEqual(['pm:write']);
     expect(pmMcpRequiredScopes({ method: 'tasks/cancel' }, tools)).toEqual(['pm:write']);
+    expect(pmMcpRequiredScopes({ method: 'tasks/get' }, tools)).toEqual(['pm:read']);
+  });
+
+  test('a registered method declaring the write scope needs write, with no edit anywhere else', () => {
+    const methods = createPmMcpMethodRegistry(server);
+    expect(pmMcpRequiredScopes({ method: 'widgets/tune' }, methods)).toEqual(['pm:read']);
+    methods.register({ method: 'widgets/tune', eras: ['modern'], scope: 'write', params: z.object({}), handle: () => ({ body: {} }) });
+    expect(pmMcpRequiredScopes({ method: 'widgets/tune' }, methods)).toEqual(['pm:write']);
   });
 
   test('scope names are configurable', () => {

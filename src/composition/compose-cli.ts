@@ -1,0 +1,24 @@
+import type { Tracker } from '../domain/tracker/tracker.js';
+import type { FileSystem } from '../ports/file-system.js';
+import { buildContainer } from './container.js';
+import type { ProcessLog } from './process-log.js';
+import { IDS } from './service-ids.js';
+import type { Settings } from './settings.js';
+
+/** What the `pm` CLI runs on. */
+export interface CliApp {
+  /** The tracker with config.yaml read (exit 7 on a bad file, through the command's error). */
+  tracker(): Promise<Tracker>;
+  readonly fs: FileSystem;
+  readonly settings: Settings;
+}
+
+/**
+ * The CLI's graph (see compose-server.ts for the rule every compose function follows). The
+ * tracker is resolved on first use: `pm init` runs where there is none yet.
+ */
+export async function composeCli(settings: Settings, log: ProcessLog): Promise<CliApp> {
+  const container = await buildContainer(settings, 'node', { log });
+  const fs = await container.getAsync(IDS.FileSystem);
+  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker) };
+}

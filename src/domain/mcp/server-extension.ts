@@ -1,0 +1,37 @@
+import type { PmMcpMethodRegistry } from './method-registry.js';
+import type { PmMcpServerDescriptor } from './server-descriptor.js';
+import type { JsonObject } from './wire-types.js';
+
+/**
+ * One extension of an MCP server, plugged in by registration alone (seed 000 and seed 004:
+ * extensions are optional and request-local; docs/ARCHITECTURE.md "How a request flows",
+ * step 4). What it offers is advertised in `server/discover` under `capabilities.extensions`;
+ * what it does is registered on the method registry: extra methods, list decorators,
+ * interceptors, result shapers, drain hooks. Nothing else in the core changes.
+ */
+export interface PmMcpServerExtension {
+  /** The extension id (e.g. `io.modelcontextprotocol/skills`), or a name for hooks that advertise nothing. */
+  readonly id: string;
+  /** Settings advertised under `capabilities.extensions[id]`; absent: nothing is advertised. */
+  readonly offer?: JsonObject;
+  /** Registers the extension's methods and hooks, once, on the server's registry. */
+  register(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void;
+}
+
+/** The `capabilities.extensions` entries the extensions offer (ids must be unique). */
+export function mcpExtensionOffers(extensions: readonly PmMcpServerExtension[]): Readonly<Record<string, JsonObject>> {
+  const offers: Record<string, JsonObject> = {};
+  const seen = new Set<string>();
+  for (const extension of extensions) {
+    if (seen.has(extension.id)) throw new RangeError(`extension ${extension.id} is registered twice`);
+    seen.add(extension.id);
+    if (extension.offer !== undefined) offers[extension.id] = extension.offer;
+  }
+  return offers;
+}
+
+/** Registers every extension on `methods`, in order. */
+export function registerMcpExtensions(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, extensions: readonly PmMcpServerExtension[]): PmMcpMethodRegistry {
+  for (const extension of extensions) extension.register(methods, server);
+  return methods;
+}
