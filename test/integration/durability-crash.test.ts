@@ -6,7 +6,8 @@ import { initNodeTracker, openNodeTracker } from '../support/node-tracker.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const ROUNDS = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A random 0–8 ms before the kill: deliberate jitter, so each round's SIGKILL lands at another point of a mutation. */
+const jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 8));
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 /** Every item file must parse completely: a torn or half-written file fails here. */
@@ -51,7 +52,7 @@ describe('a writer killed with SIGKILL mid-write', () => {
       await writer.waitForLine((line) => line === 'ready');
       const target = 5 + Math.floor(Math.random() * 40);
       await writer.waitForLine((line) => line === `done ${target}`);
-      await sleep(Math.random() * 8);
+      await jitter();
       await children.kill(writer);
       expect((await writer.exited).signal).toBe('SIGKILL');
       seen.mutationsBeforeKill += writer.lines.length - 1;

@@ -93,10 +93,16 @@ describe('the node binding of the MCP path', () => {
 
   test('a client leaving mid-body gets nothing and harms nothing', async () => {
     const target = new URL(url);
-    await new Promise<void>((resolve) => {
+    // The client has sent 20 of the 5000 announced bytes and leaves once the server has the
+    // request (headers parsed, its body reader started).
+    const arrived = new Promise<void>((resolve) => listener.server.once('request', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
       const req = request({ hostname: target.hostname, port: target.port, path: '/mcp', method: 'POST', headers: { ...list.headers, 'Content-Length': '5000' }, agent: false });
+      req.on('response', (res) => reject(new Error(`a client that left got a response (${res.statusCode})`)));
       req.on('error', () => resolve());
-      req.write(listBody.subarray(0, 20), () => setTimeout(() => req.destroy(), 20));
+      req.on('close', () => resolve());
+      req.write(listBody.subarray(0, 20));
+      void arrived.then(() => req.destroy());
     });
     expect((await rawPost(url, { headers: list.headers, chunks: [listBody] })).status).toBe(200);
   });

@@ -18,10 +18,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment as defaultEnvV2, StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment as defaultEnvV1, StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MCP_META, PM_MCP_LEGACY_PROTOCOL_VERSIONS, PM_MCP_PROTOCOL_VERSION } from '../../src/domain/mcp/index.js';
+import { testRunCacheEnv } from '../support/child-processes.js';
 import type { McpSchemaRevision } from '../support/mcp-schema.js';
 import { makeTempTracker, McpProcesses, PM_MCP_BIN, TapTransport, validateWireLines, type WireLine, type WireMessage } from '../support/mcp-stdio.js';
 
@@ -147,13 +148,17 @@ async function exerciseModernV2(client: ClientV2, id: string): Promise<void> {
   for (const legacy of PM_MCP_LEGACY_PROTOCOL_VERSIONS) expect(discover.supportedVersions).not.toContain(legacy);
 
   const updated: string[] = [];
-  client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+  let sawItem!: () => void;
+  const itemUpdated = new Promise<void>((resolve) => (sawItem = resolve));
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    updated.push(n.params.uri);
+    if (n.params.uri === `pm://items/${id}`) sawItem();
+  });
   const subscription = await client.listen({ resourceSubscriptions: [`pm://items/${id}`, 'pm://guidance'] });
   expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: [`pm://items/${id}`] }); // guidance is not watched
   const update = (await client.callTool({ name: 'pm_update', arguments: { id, title: 'renamed through MCP', expectedRevision: 1 } })) as ToolResult;
   expect(update.structuredContent).toMatchObject({ item: { id, revision: 2 }, receipt: { op: 'update' } });
-  const deadline = Date.now() + 15_000;
-  while (!updated.includes(`pm://items/${id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  await itemUpdated; // the notification itself (bounded by the test timeout)
   expect(updated).toContain(`pm://items/${id}`);
   await subscription.close();
   await expect(subscription.closed).resolves.toBe('local');
@@ -189,7 +194,7 @@ describe('pm-mcp over stdio with real MCP clients', () => {
     it('the official v2 client in 2026-07-28 mode: discover, tools, resources, prompts, listen', async () => {
       const dir = await tracker();
       const client = v2Modern('v2-host');
-      const transport = new StdioTransportV2({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe' });
+      const transport = new StdioTransportV2({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe', env: { ...defaultEnvV2(), ...testRunCacheEnv() } });
       await timed('v2 stdio 2026-07-28', async () => {
         await client.connect(transport);
         processes.track(transport.pid);
@@ -205,7 +210,7 @@ describe('pm-mcp over stdio with real MCP clients', () => {
     it('the v1 client (initialize with 2025-11-25): tools, resources, prompts, ping', async () => {
       const dir = await tracker();
       const client = v1('v1-host');
-      const transport = new StdioTransportV1({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe' });
+      const transport = new StdioTransportV1({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe', env: { ...defaultEnvV1(), ...testRunCacheEnv() } });
       await timed('v1 stdio 2025-11-25', async () => {
         await client.connect(transport);
         processes.track(transport.pid);
@@ -223,7 +228,7 @@ describe('pm-mcp over stdio with real MCP clients', () => {
     it('the v2 client pinned to 2025-06-18 (legacy mode): tools, resources, prompts', async () => {
       const dir = await tracker();
       const client = v2Legacy0618('v2-legacy-host');
-      const transport = new StdioTransportV2({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe' });
+      const transport = new StdioTransportV2({ command: process.execPath, args: [PM_MCP_BIN], cwd: dir, stderr: 'pipe', env: { ...defaultEnvV2(), ...testRunCacheEnv() } });
       await timed('v2 stdio 2025-06-18', async () => {
         await client.connect(transport);
         processes.track(transport.pid);

@@ -15,16 +15,6 @@ const LEGACY = [...PM_MCP_LEGACY_PROTOCOL_VERSIONS];
 const TASKS = 'io.modelcontextprotocol/tasks';
 const INIT_PARAMS = { capabilities: {}, clientInfo: { name: 'raw-legacy', version: '1.0.0' } };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 describe('pm-mcp negative controls over raw JSON lines', () => {
   const processes = new McpProcesses();
   let project: Awaited<ReturnType<typeof makeTempTracker>>;
@@ -57,6 +47,22 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
     const client = new RawMcpClient(processes.spawn(project.dir, env), legacyRevision);
     clients.push(client);
     return client;
+  }
+
+  let barriers = 0;
+  /**
+   * Waits until every notification caused by the changes made so far has been written: opens
+   * one more listen on `itemId`, changes that item from a separate `pm` process and waits for
+   * the listen's resources/updated. The server's one watch reports changes in order and each
+   * burst is written to the listens in the order they were opened, so anything still due to
+   * an earlier listen is on stdout before this notification.
+   */
+  async function barrier(c: RawMcpClient, itemId: string): Promise<void> {
+    const id = `barrier-${++barriers}`;
+    c.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [`pm://items/${itemId}`] }, _meta: modernMeta() } });
+    await c.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params!._meta![SUBSCRIPTION_ID] === id, `the acknowledgement of ${id}`);
+    await runPm(project.dir, ['update', itemId, '--title', `changed for ${id}`]);
+    await c.waitFor((m) => m.method === 'notifications/resources/updated' && m.params!._meta![SUBSCRIPTION_ID] === id && m.params!.uri === `pm://items/${itemId}`, `the notification of ${id}`);
   }
 
   async function endAndExit(proc: McpProcess): Promise<void> {
@@ -239,7 +245,7 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       const parse = await c.waitFor((m) => m.error?.code === -32700, 'the parse error');
       expect(parse.id ?? null).toBeNull();
       c.proc.writeLine('{"jsonrpc":"2.0","id":77,"method":"tools/list"'); // truncated
-      await until(() => c.messages().filter((m) => m.error?.code === -32700).length === 2, 'the second parse error');
+      await c.proc.waitUntil(() => c.messages().filter((m) => m.error?.code === -32700).length === 2, 20_000, 'the second parse error');
       expect(c.messages().some((m) => m.id === 77)).toBe(false); // nothing is guessed from a broken line
       c.proc.writeLine('42');
       expect((await c.waitFor((m) => m.error?.code === -32600, 'the invalid request')).id ?? null).toBeNull();
@@ -373,7 +379,9 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       // A new item: the list changed (and only subscribed URIs are ever named).
       await runPm(project.dir, ['create', 'made in a shell']);
       await c.waitFor((m) => m.method === 'notifications/resources/list_changed', 'the list_changed notification');
-      await sleep(300); // let any straggler of the burst arrive
+      // Any straggler of the burst is written before the barrier's notification; the barrier
+      // changes itemB, which watch-1 must not hear about either.
+      await barrier(c, itemB);
       const stream = c.stream('watch-1');
       expect(stream[0]!.method).toBe('notifications/subscriptions/acknowledged');
       for (const m of stream) expect(m.params!._meta).toEqual({ [SUBSCRIPTION_ID]: 'watch-1' });
@@ -405,7 +413,9 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       expect((await c.request('ping')).result).toEqual({});
       await runPm(project.dir, ['update', itemB, '--priority', '0']);
       await c.waitFor((m) => m.method === 'notifications/resources/updated' && m.params!._meta![SUBSCRIPTION_ID] === 7 && m.params!.uri === `pm://items/${itemB}`, 'the kept listen\'s notification');
-      await sleep(500);
+      // Whatever the server would still write for the cancelled listen comes before the
+      // barrier's notification (itemA's change also touches pm://context, which both listened to).
+      await barrier(c, itemA);
 
       c.proc.endInput();
       expect(await c.proc.exited).toEqual({ code: 0, signal: null });

@@ -22,12 +22,34 @@ import { useTempDir } from '../support/temp-dir.js';
 
 const SUBSCRIPTION_ID = MCP_META.subscriptionId;
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Waits on what the harness writes: the returned function resolves once `condition` holds,
+ * checked now and after every message recorded in `h.written` (no polling), or rejects after
+ * `timeoutMs`.
+ */
+function onWrites(h: McpHarness): (condition: () => boolean, what: string, timeoutMs?: number) => Promise<void> {
+  const wakers = new Set<() => void>();
+  const push = h.written.push.bind(h.written);
+  h.written.push = (...items) => {
+    const length = push(...items);
+    for (const wake of [...wakers]) wake();
+    return length;
+  };
+  return (condition, what, timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+      const check = () => {
+        if (condition()) finish();
+      };
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        wakers.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      wakers.add(check);
+      check();
+    });
 }
 
 /** Runs `node -e script` as a separate OS process and waits for it to exit successfully. */
@@ -75,11 +97,13 @@ describe('subscriptions/listen over real files', () => {
         .filter((v) => (v.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[SUBSCRIPTION_ID] === id)
         .slice(1)
         .map((v) => `${String(v.method)}${(v.params as { uri?: string }).uri ? ` ${(v.params as { uri: string }).uri}` : ''}`);
-    return { root, item, other, h, listen, events, registry };
+    const acknowledged = (id: JsonRpcId) =>
+      h.written.some((w) => w.value.method === 'notifications/subscriptions/acknowledged' && (w.value.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[SUBSCRIPTION_ID] === id);
+    return { root, item, other, h, listen, events, acknowledged, registry, until: onWrites(h) };
   }
 
   it('an update made by another process (the real tracker from dist/) produces resources/updated for that item', async () => {
-    const { root, item, other, h, listen, events } = await setup();
+    const { root, item, other, h, listen, events, acknowledged, until } = await setup();
     const running = listen('listen-1', { resourceSubscriptions: [`pm://items/${item.id}`] });
     const worker = children.startNode(workerPath('update-worker.mjs'), [root, item.id, 'shell', '1']);
     await worker.waitForLine((line) => line === 'ready');
@@ -88,18 +112,28 @@ describe('subscriptions/listen over real files', () => {
     expect(exit.code === 0 ? 'ok' : worker.stderr()).toBe('ok');
 
     await until(() => events('listen-1').length > 0, 'the updated notification');
-    await new Promise((resolve) => setTimeout(resolve, 200)); // no stragglers: one updated per burst
+    // No stragglers, one updated per burst. A barrier: another listen, on the other item, which
+    // a plain node process then rewrites. The watch reports changes in order and a burst is
+    // written to listens in the order they were opened, so anything still due to listen-1 is
+    // written before the barrier's notification.
+    const barrier = listen('barrier', { resourceSubscriptions: [`pm://items/${other.id}`] });
+    await until(() => acknowledged('barrier'), 'the barrier acknowledgement');
+    await nodeEval(ATOMIC_REWRITE, `${root}/items/${other.id}.md`, 'other item', 'rewritten for the barrier');
+    await until(() => events('barrier').includes(`notifications/resources/updated pm://items/${other.id}`), 'the barrier notification');
     expect(events('listen-1')).toEqual([`notifications/resources/updated pm://items/${item.id}`]);
     expect(events('listen-1').some((e) => e.includes(other.id))).toBe(false);
 
     await h.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
     await running;
+    expect(registry!.watching).toBe(true); // the barrier still listens
+    await h.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'barrier' } });
+    await barrier;
     expect(registry!.watching).toBe(false);
     expect(h.problems).toEqual([]);
   });
 
   it('an atomic rewrite and a delete by plain node processes produce updated and list_changed', async () => {
-    const { root, item, other, h, listen, events } = await setup();
+    const { root, item, other, h, listen, events, until } = await setup();
     const running = listen(3, { resourcesListChanged: true, resourceSubscriptions: ['pm://items', 'pm://context'] });
     await nodeEval(ATOMIC_REWRITE, `${root}/items/${item.id}.md`, 'watched item', 'renamed in a shell');
     await until(() => events(3).includes(`notifications/resources/updated pm://items/${item.id}`), 'the rewrite');

@@ -14,6 +14,18 @@ export interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * The run's cache variables, set in process.env by test/support/global-setup.js so that every
+ * spawned bin keeps its code cache in the run's temp dir. Spawners that inherit process.env
+ * (everything here) need nothing; pass these to one that does not, such as the MCP SDKs' stdio
+ * transports (their default environment keeps only PATH, HOME and a few more).
+ */
+export function testRunCacheEnv(): { PM_COMPILE_CACHE_DIR: string; XDG_CACHE_HOME: string } {
+  const { PM_COMPILE_CACHE_DIR, XDG_CACHE_HOME } = process.env;
+  if (!PM_COMPILE_CACHE_DIR || !XDG_CACHE_HOME) throw new Error('PM_COMPILE_CACHE_DIR / XDG_CACHE_HOME are unset: run the tests through jest (test/support/global-setup.js sets them)');
+  return { PM_COMPILE_CACHE_DIR, XDG_CACHE_HOME };
+}
+
 /** Path of a worker script under test/support/workers. */
 export function workerPath(name: string): string {
   return fileURLToPath(new URL(`./workers/${name}`, import.meta.url));

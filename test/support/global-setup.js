@@ -1,5 +1,20 @@
-// Integration tests run the real binaries, which load dist/: build it once per run.
+// Runs once per jest run, in the parent process, before any test worker starts.
+// 1. Integration tests run the real binaries, which load dist/: build it once per run.
+// 2. Tests write nothing outside temp dirs: one temp directory for the whole run holds the V8
+//    code caches of every spawned `pm`, `pm-mcp` and `pm-mcp-http` (bin/bundle-loader.cjs
+//    writes to $PM_COMPILE_CACHE_DIR, else $XDG_CACHE_HOME/pm, else ~/.cache/pm) and anything
+//    else that honours XDG_CACHE_HOME. The variables are set in process.env here, so the
+//    workers and every child they spawn inherit them; test/support/global-teardown.js removes
+//    the directory.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from '../../scripts/build.mjs';
+
 export default async function globalSetup() {
+  const runDir = mkdtempSync(join(tmpdir(), 'pm-test-run-'));
+  process.env.PM_TEST_RUN_DIR = runDir;
+  process.env.PM_COMPILE_CACHE_DIR = join(runDir, 'compile-cache');
+  process.env.XDG_CACHE_HOME = join(runDir, 'xdg-cache');
   await build();
 }

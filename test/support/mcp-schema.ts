@@ -1,7 +1,7 @@
 /**
- * Validates MCP JSON-RPC messages against the official JSON Schemas in
- * ../shared/spec/<revision>/schema.json (relative to the repository root), picking the
- * definitions for the message's era: 2026-07-28 for modern traffic, 2025-11-25 / 2025-06-18
+ * Validates MCP JSON-RPC messages against the official JSON Schemas, vendored unmodified in
+ * test/fixtures/mcp-schema/<revision>/schema.json (source, commit and sha256 in that folder's
+ * README.md), picking the definitions for the message's era: 2026-07-28 for modern traffic, 2025-11-25 / 2025-06-18
  * for the legacy adapter. Beyond the schema it checks the seed 004 rules the schema cannot:
  * every modern result carries resultType (negative control: a result without it is reported),
  * legacy results carry none, and modern errors never use the removed codes -32002 / -32042.
@@ -16,9 +16,13 @@ import type { FormatsPlugin } from 'ajv-formats';
 
 export type McpSchemaRevision = '2026-07-28' | '2025-11-25' | '2025-06-18';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The shared reference directory (sibling of the repository). */
-export const SHARED_DIR = path.resolve(repoRoot, '..', 'shared');
+/** The vendored schemas: test/fixtures/mcp-schema/<revision>/schema.json, inside the repository. */
+export const MCP_SCHEMA_DIR = fileURLToPath(new URL('../fixtures/mcp-schema/', import.meta.url));
+
+/** The vendored schema file of `revision`. */
+export function mcpSchemaPath(revision: McpSchemaRevision): string {
+  return path.join(MCP_SCHEMA_DIR, revision, 'schema.json');
+}
 
 const addFormats = ((addFormatsImport as unknown as { default?: FormatsPlugin }).default ?? addFormatsImport) as FormatsPlugin;
 
@@ -35,7 +39,7 @@ const loaded = new Map<McpSchemaRevision, Loaded>();
 function load(revision: McpSchemaRevision): Loaded {
   const hit = loaded.get(revision);
   if (hit) return hit;
-  const schema = JSON.parse(readFileSync(path.join(SHARED_DIR, 'spec', revision, 'schema.json'), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(readFileSync(mcpSchemaPath(revision), 'utf8')) as Record<string, unknown>;
   const draft7 = String(schema.$schema).includes('draft-07');
   const ajv = draft7 ? new Ajv({ strict: false, allErrors: true }) : new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);

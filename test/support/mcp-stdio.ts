@@ -107,19 +107,28 @@ export class McpProcess {
   }
 
   /** Resolves with the first recorded stdout line (past or future) that matches. */
-  waitForLine(match: (line: string) => boolean, timeoutMs = 20_000, what = 'a matching line'): Promise<string> {
+  async waitForLine(match: (line: string) => boolean, timeoutMs = 20_000, what = 'a matching line'): Promise<string> {
+    let found: string | undefined;
+    await this.waitUntil(() => (found = this.lines.find(match)) !== undefined, timeoutMs, what);
+    return found!;
+  }
+
+  /**
+   * Resolves once `condition` holds, checked now and after every stdout chunk (no polling);
+   * rejects when the process exits first or after `timeoutMs`.
+   */
+  waitUntil(condition: () => boolean, timeoutMs = 20_000, what = 'a condition on the output'): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${this.err}`)), timeoutMs);
       const check = () => {
-        const line = this.lines.find(match);
-        if (line !== undefined) finish(undefined, line);
+        if (condition()) finish();
         else if (!this.running) finish(new Error(`pm-mcp exited (${this.process.exitCode ?? this.process.signalCode}) before ${what}; stderr: ${this.err}`));
       };
-      const finish = (error?: Error, line?: string) => {
+      const finish = (error?: Error) => {
         clearTimeout(timer);
         this.wakers.delete(check);
         if (error) reject(error);
-        else resolve(line!);
+        else resolve();
       };
       this.wakers.add(check);
       check();

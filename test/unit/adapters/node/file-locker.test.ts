@@ -7,7 +7,8 @@ import { LockTimeoutError } from '../../../../src/domain/errors/index.js';
 import { ChildProcesses, deadPid, workerPath } from '../../../support/child-processes.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: timers, I/O callbacks and the other holders' retries run meanwhile. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 describe('FileLocker', () => {
@@ -27,7 +28,7 @@ describe('FileLocker', () => {
         const release = await locker.acquire(path, { timeoutMs: 20_000 });
         inside++;
         most = Math.max(most, inside);
-        await sleep(1);
+        await nextTurn(); // hold the lock across a turn of the event loop
         inside--;
         done++;
         await release();
@@ -150,7 +151,13 @@ describe('FileLocker', () => {
     const holder = children.startNode(workerPath('hold-lock.mjs'), [path]);
     await holder.waitForLine((line) => line === 'locked');
     const waiting = new FileLocker().acquire(path, { timeoutMs: 10_000 });
-    await sleep(100);
+    let settled = false;
+    void waiting.then(() => (settled = true), () => (settled = true));
+    // acquire() makes its first exclusive create before it returns; a turn of the event loop
+    // later that attempt has failed and the waiter is between retries, the lock still the holder's.
+    await nextTurn();
+    expect(settled).toBe(false);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: holder.pid });
     holder.process.stdin!.write('release\n');
     await holder.waitForLine((line) => line === 'released');
     const release = await waiting;

@@ -131,8 +131,21 @@ describe('NodeFileSystem', () => {
       stop();
     }
     const count = seen.length;
-    await fs.writeAtomic(`${dir}/after-stop.md`, 'y');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A barrier: a second watch of the same directory sees the write. Watches of one directory
+    // are told of an event in the same pass of the event loop, so once the barrier has heard of
+    // it and that pass is over (setImmediate), a watch still running would have heard too.
+    let barrierSaw!: () => void;
+    const barrierNoticed = new Promise<void>((resolve) => (barrierSaw = resolve));
+    const stopBarrier = fs.watch(dir, (name) => {
+      if (name === 'after-stop.md') barrierSaw();
+    });
+    try {
+      await fs.writeAtomic(`${dir}/after-stop.md`, 'y');
+      await barrierNoticed;
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      stopBarrier();
+    }
     expect(seen.slice(count)).toEqual([]);
   });
 

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { checkJsonSchema2020, checkMcpMessage, SHARED_DIR } from '../../../support/mcp-schema.js';
+import { checkJsonSchema2020, checkMcpMessage, mcpSchemaPath } from '../../../support/mcp-schema.js';
 
 const serverInfo = { name: 'pm', version: '1.0.0' };
 
@@ -36,7 +35,7 @@ describe('the schema helper itself (negative controls)', () => {
     expect(checkJsonSchema2020({ type: 'object', properties: { a: { type: 'string' } } })).toEqual([]);
     expect(checkJsonSchema2020({ type: 'object', properties: { a: { type: 'strang' } } }).length).toBeGreaterThan(0);
   });
-  test('the shared directory resolves next to the repository', () => {
-    expect(JSON.parse(readFileSync(path.join(SHARED_DIR, 'spec', '2026-07-28', 'schema.json'), 'utf8')).$schema).toContain('2020-12');
+  test('the vendored schemas load from inside the repository', () => {
+    expect(JSON.parse(readFileSync(mcpSchemaPath('2026-07-28'), 'utf8')).$schema).toContain('2020-12');
   });
 });
