@@ -7,7 +7,7 @@ import { isMcpScopeToken } from '../domain/mcp/auth/www-authenticate.js';
 import { SettingsError } from './settings.js';
 
 /**
- * Bearer-token authorization settings of pm-mcp-http (issue 4 "Authorization"; docs/AUTH.md),
+ * Bearer-token authorization settings of pm-mcp-http (2026-07-28 `basic/authorization`; docs/AUTH.md),
  * parsed once by zod from the environment, and the startup rule: authorization is off on
  * loopback by default and required when binding elsewhere unless explicitly disabled.
  */
@@ -120,7 +120,7 @@ export interface HttpAuthMode {
 }
 
 /**
- * The loopback/remote rule (issue 4 "Authorization"): on a loopback host authorization is off
+ * The loopback/remote rule (seed 004 "Transport behavior": the remote adapter defaults to loopback and can require a bearer token; docs/AUTH.md): on a loopback host authorization is off
  * unless configured; on any other host it is required, unless explicitly disabled with BOTH
  * PM_MCP_AUTH=off and PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1. Throws SettingsError otherwise.
  */

@@ -58,8 +58,8 @@ export function createExpressMcpApp(options: ExpressMcpAppOptions): express.Expr
   app.disable('etag');
   // Every handler here uses node's request/response API only, so express is given node's own
   // prototypes: its per-request `Object.setPrototypeOf(req|res, app.request|app.response)` is
-  // then a no-op. Swapping the prototypes of node's objects cost ~100 µs of CPU per request on
-  // the benchmark machine (2/3 of a tools/list; bench:http, docs/BENCHMARKS.md).
+  // then a no-op. Swapping the prototypes of node's objects slows node's HTTP code and costs
+  // most of a tools/list's CPU (figures: docs/BENCHMARKS.md, bench:http).
   app.request = IncomingMessage.prototype as express.Request;
   app.response = ServerResponse.prototype as express.Response;
 

@@ -8,7 +8,7 @@ import type { AuthorizationRequest, Authorizer, Principal } from '../../ports/au
 import { loadJoseVerificationKey, type JoseKeySource, type JoseVerificationKey } from './jose-key-source.js';
 
 /**
- * The bearer-token Authorizer for pm-mcp-http (issue 4 "Authorization"; spec notes §14):
+ * The bearer-token Authorizer for pm-mcp-http (2026-07-28 `basic/authorization`):
  * `Authorization: Bearer <JWT>` only (RFC 6750 §2.1; tokens in the query string are refused by
  * the transport before this runs), the JWS signature verified with jose against a JWKS file,
  * a JWKS URL or a shared HS256 secret with an explicit algorithm allowlist (unsigned

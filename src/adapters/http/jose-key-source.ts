@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWSAlgorithm, type CompactVerifyGetKey } from 'jose';
 
 /**
- * Where the bearer authorizer gets its verification keys (issue 4 "Authorization": keys from a
- * JWKS file or URL, or a shared secret for local development). Loading validates the material
+ * Where the bearer authorizer gets its verification keys (docs/AUTH.md: keys from a JWKS
+ * file or URL, or a shared secret for local development). Loading validates the material
  * up front, so bad configuration fails at startup rather than on the first request.
  */
 export type JoseKeySource =

@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
  * Reads one POST body for pm-mcp-http into a single Buffer, bounded (docs/HTTP.md "What happens
- * to one POST" step 3; issue 4 "Performance (benchmark)": no body-parser on the MCP path). The
+ * to one POST" step 3; no body-parser on the MCP path, see docs/BENCHMARKS.md bench:http). The
  * behaviour is the one the express body parser had, without its per-request layers:
  *
  * - no body (neither `Content-Length` nor `Transfer-Encoding`) → `undefined`;

@@ -4,7 +4,7 @@ import type { JsonRpcErrorObject } from './json-rpc.js';
 import type { McpEra } from './protocol.js';
 
 /**
- * The one place a thrown value becomes a JSON-RPC error object (DESIGN "How a request flows"
+ * The one place a thrown value becomes a JSON-RPC error object (docs/ARCHITECTURE.md "How a request flows"
  * step 5). Typed `PmError`s keep their code, message and data; anything else is -32603 with a
  * generic message, so internals never reach the client. HTTP status mapping stays in the HTTP
  * adapter.

@@ -23,8 +23,8 @@ export interface McpToolOutput<S extends JsonObject = JsonObject> {
   /**
    * Declares that this output is a function of the tool, its arguments as sent and this key
    * alone (e.g. an item's version): the dispatcher then serializes the result once per key,
-   * era and revision and reuses the bytes ("precompute what does not change per request",
-   * issue 3). Never set it for outputs that depend on anything else (time, the caller).
+   * era and revision and reuses the bytes (what does not change per request is computed once).
+   * Never set it for outputs that depend on anything else (time, the caller).
    */
   readonly memoKey?: string;
 }
@@ -117,7 +117,7 @@ function buildTools(tools: readonly AnyMcpToolDefinition[]): BuiltTools {
     if (byName.has(tool.name)) throw new RangeError(`tool ${tool.name} is defined twice`);
     if (!tool.description.trim()) throw new RangeError(`tool ${tool.name} needs a description`);
     assertMcpObjectSchema(tool.inputSchema, `tool ${tool.name} inputSchema`);
-    assertMcpHeaderAnnotations(tool.inputSchema, tool.name); // x-mcp-header rules (Streamable HTTP; spec-notes §6)
+    assertMcpHeaderAnnotations(tool.inputSchema, tool.name); // x-mcp-header rules (2026-07-28 `basic/transports/streamable-http` "Custom Headers")
     if (tool.outputSchema !== undefined) assertMcpObjectSchema(tool.outputSchema, `tool ${tool.name} outputSchema`);
     byName.set(tool.name, tool);
   }
@@ -128,7 +128,8 @@ function buildTools(tools: readonly AnyMcpToolDefinition[]): BuiltTools {
  * The tools a server offers, in advertisement order (deterministic: the order given). Given a
  * function instead of definitions, the registry builds and validates them on first use (the
  * first tools/list or tools/call), so a server answers `server/discover` without paying for
- * its tool catalogue (issue 3 cold start); either way nothing is advertised unvalidated.
+ * its tool catalogue (a cold start pays only for what it serves); either way nothing is
+ * advertised unvalidated.
  */
 export class PmMcpToolRegistry {
   private built: BuiltTools | undefined;

@@ -2,13 +2,13 @@ import { EXIT, PmError } from '../../errors/pm-error.js';
 import { buildMcpWwwAuthenticate } from './www-authenticate.js';
 
 /**
- * Authorization refusals of the MCP resource server (spec notes §14; RFC 6750 §3.1). Each
+ * Authorization refusals of the MCP resource server (2026-07-28 `basic/authorization`; RFC 6750 §3.1). Each
  * carries the HTTP status and the exact `WWW-Authenticate` value the HTTP edge sends, plus a
- * JSON-RPC error for the body (every HTTP rejection carries one, spec notes §6).
+ * JSON-RPC error for the body (every HTTP rejection carries one, 2026-07-28 `basic/transports/streamable-http`).
  *
  * JSON-RPC codes: MCP 2026-07-28 defines no authorization error codes (authorization lives in
  * HTTP status and headers), reserves -32000..-32099 to the spec, and asks applications to stay
- * outside -32768..-32000 (spec notes §4). pm therefore uses -31001 (401 semantics) and -31003
+ * outside -32768..-32000 (2026-07-28 `basic/index` "Error Codes"). pm therefore uses -31001 (401 semantics) and -31003
  * (403 semantics), next to the tracker's -31050..-31059.
  */
 export const PM_MCP_AUTH_ERROR_CODES = Object.freeze({
@@ -20,7 +20,7 @@ export const PM_MCP_AUTH_ERROR_CODES = Object.freeze({
 export interface PmMcpChallengeContext {
   /** Absolute URL of the RFC 9728 metadata document (`resource_metadata`). */
   readonly resourceMetadataUrl: string;
-  /** Every scope the operation needs (`scope` of the challenge; spec notes §14). */
+  /** Every scope the operation needs (`scope` of the challenge; 2026-07-28 `basic/authorization`). */
   readonly requiredScopes: readonly string[];
 }
 
@@ -65,7 +65,7 @@ export class PmMcpUnauthorizedError extends PmMcpAuthError {
 /**
  * HTTP 403 `insufficient_scope`: a valid token whose scopes (after the scope hierarchy) do not
  * cover the operation. The challenge names every scope the operation needs, in one challenge
- * (spec notes §14), and `data.missingScopes` lists what the token lacked.
+ * (2026-07-28 `basic/authorization`), and `data.missingScopes` lists what the token lacked.
  */
 export class PmMcpInsufficientScopeError extends PmMcpAuthError {
   readonly httpStatus = 403 as const;

@@ -3,7 +3,7 @@
  * "Authorization Request Header Field": `Bearer 1*SP b64token`; the scheme is
  * case-insensitive, RFC 9110 §11.1). pm accepts tokens in this header only: the form body and
  * URI query methods (RFC 6750 §2.2, §2.3) are not supported, and the HTTP transport refuses a
- * request carrying `access_token` in its query string (spec notes §14).
+ * request carrying `access_token` in its query string (2026-07-28 `basic/authorization`).
  */
 
 /** What the header says. */

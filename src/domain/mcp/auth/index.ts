@@ -1,5 +1,5 @@
 /**
- * Authorization for the MCP HTTP resource server (issue 4 "Authorization"; spec notes §14):
+ * Authorization for the MCP HTTP resource server (2026-07-28 `basic/authorization`):
  * RFC 9728 protected resource metadata, RFC 6750 bearer challenges, RFC 8707 audience-bound
  * token claims, per-operation scopes and per-request identity isolation. Pure domain code:
  * token signatures are verified by an adapter (jose) behind the Authorizer port.

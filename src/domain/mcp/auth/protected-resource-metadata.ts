@@ -2,7 +2,7 @@ import { isMcpScopeToken } from './www-authenticate.js';
 import { assertMcpHttpUrl, canonicalMcpResourceUri } from './resource-uri.js';
 
 /**
- * OAuth 2.0 Protected Resource Metadata (RFC 9728 §2) for an MCP server (spec notes §14: the
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728 §2) for an MCP server (2026-07-28 `basic/authorization`: the
  * server MUST publish it with at least one authorization server; `scopes_supported` SHOULD NOT
  * list `offline_access`). Built once from configuration; invalid configuration throws.
  */

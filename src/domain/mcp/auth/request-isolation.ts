@@ -2,10 +2,11 @@ import type { Principal } from '../../../ports/authorizer.js';
 import type { TransportFacts } from '../../../ports/transport.js';
 
 /**
- * Per-request identity and trace isolation over HTTP (issue 4 "Authorization": client identity
- * and trace context never cross from one request to another; spec notes §14 "Stateless
- * consequence": every request is authenticated and authorized on its own; the client's token
- * is never passed upstream).
+ * Per-request identity and trace isolation over HTTP (seed 004 "Decision": no modern request
+ * reads identity from a previous one; 2026-07-28 `basic/authorization`: the server is
+ * stateless, so every request is authenticated and authorized on its own, and the client's
+ * token is never passed upstream). Client identity and trace context never cross from one
+ * request to another.
  *
  * How pm guarantees it:
  * - the transport authorizes every POST on its own and builds fresh facts for it with

@@ -1,5 +1,5 @@
 /**
- * The MCP server's canonical resource URI and where its metadata lives (spec notes §14
+ * The MCP server's canonical resource URI and where its metadata lives (2026-07-28 `basic/authorization`
  * "Canonical URI"; RFC 8707 §2 "Access Token Request" resource indicators; RFC 9728 §3
  * "Obtaining Protected Resource Metadata"). Uses only the WHATWG `URL` global, so it stays pure.
  */
@@ -33,7 +33,7 @@ export function assertMcpHttpUrl(uri: string, what: string, options: { readonly 
 }
 
 /**
- * The canonical form of an MCP server's resource URI (spec notes §14; RFC 8707 §2): http(s)
+ * The canonical form of an MCP server's resource URI (2026-07-28 `basic/authorization`; RFC 8707 §2): http(s)
  * scheme, a host, optional port and path, no fragment, no query, no user info. Scheme and host
  * are lowercased and a default port is dropped (both by the URL parser); a bare origin has no
  * trailing slash; a path is kept as given. Throws RangeError on anything else (bad config).
@@ -50,7 +50,7 @@ export function canonicalMcpResourceUri(uri: string): string {
  * when the resource has a path, the path-inserted form (RFC 9728 §3.1: the well-known suffix
  * goes between host and path), e.g. for `http://127.0.0.1:8787/mcp`:
  * `['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']`.
- * Serving both covers clients that probe either (spec notes §14 "Discovery").
+ * Serving both covers clients that probe either (2026-07-28 `basic/authorization` "Protected Resource Metadata Discovery").
  */
 export function mcpProtectedResourceMetadataPaths(resourceUri: string): readonly string[] {
   const path = new URL(canonicalMcpResourceUri(resourceUri)).pathname.replace(/\/+$/, '');

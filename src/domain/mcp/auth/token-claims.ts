@@ -5,7 +5,7 @@ import { missingMcpScopes, readMcpScopeClaim, type McpScopeHierarchy } from './s
 
 /**
  * The issuer/audience/time/scope binding of an access token, after its signature has been
- * verified (spec notes §14: token validation per OAuth 2.1 §5.2, audience binding per RFC 8707
+ * verified (2026-07-28 `basic/authorization`: token validation per OAuth 2.1 §5.2, audience binding per RFC 8707
  * — accept only tokens issued for this server; RFC 9068 §4 "Validating JWT Access Tokens";
  * RFC 7519 §4.1 registered claims). Pure: the caller supplies the verified claims and the time.
  */

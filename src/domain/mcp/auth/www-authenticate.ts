@@ -1,5 +1,5 @@
 /**
- * The `WWW-Authenticate: Bearer …` challenge of an MCP resource server (spec notes §14;
+ * The `WWW-Authenticate: Bearer …` challenge of an MCP resource server (2026-07-28 `basic/authorization`;
  * RFC 6750 §3 "The WWW-Authenticate Response Header Field"; RFC 9728 §5.1
  * "WWW-Authenticate Response"). Pure string building: no HTTP framework here.
  */

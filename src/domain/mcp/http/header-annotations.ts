@@ -1,7 +1,9 @@
+import { BoundedCache } from '../../util/bounded-cache.js';
+
 /**
  * `x-mcp-header` annotations in a tool's `inputSchema` (2026-07-28 `server/tools` "Tool
  * Input Schema Header Annotations" and `basic/transports/streamable-http` "Custom Headers";
- * SEP-2243; spec-notes §6). An annotation names the `Mcp-Param-{Name}` header that mirrors an
+ * SEP-2243). An annotation names the `Mcp-Param-{Name}` header that mirrors an
  * argument. Rules: the name is a non-empty RFC 9110 token (so no CR/LF/CTL), case-insensitively
  * unique in the schema; only on `string`, `integer` or `boolean` properties (never `number`);
  * only on properties reachable from the root through `properties` keys alone (never under
@@ -79,16 +81,11 @@ export function scanMcpHeaderAnnotations(inputSchema: unknown): readonly McpHead
   return Object.freeze(found);
 }
 
-const cache = new WeakMap<object, readonly McpHeaderAnnotation[]>();
+const cache = new BoundedCache<object, readonly McpHeaderAnnotation[]>('x-mcp-header annotations by tool input schema', 256);
 
-/** {@link scanMcpHeaderAnnotations}, memoized per (frozen, advertised) schema object. */
+/** {@link scanMcpHeaderAnnotations}, kept per (frozen, advertised) schema object. */
 export function mcpHeaderAnnotationsOf(inputSchema: object): readonly McpHeaderAnnotation[] {
-  let hit = cache.get(inputSchema);
-  if (!hit) {
-    hit = scanMcpHeaderAnnotations(inputSchema);
-    cache.set(inputSchema, hit);
-  }
-  return hit;
+  return cache.getOrCreate(inputSchema, scanMcpHeaderAnnotations);
 }
 
 /** Throws a RangeError naming `toolName` when its schema carries an invalid `x-mcp-header`. */

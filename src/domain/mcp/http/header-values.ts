@@ -1,7 +1,7 @@
 /**
  * Value encoding of the Streamable HTTP request headers that mirror body values (`Mcp-Name`,
  * `Mcp-Param-{Name}`): 2026-07-28 `basic/transports/streamable-http` "Value Encoding"
- * (SEP-2243; spec-notes §6). A value that is plain header-safe ASCII travels as is; anything
+ * (SEP-2243; 2026-07-28 `basic/transports/streamable-http`). A value that is plain header-safe ASCII travels as is; anything
  * else (non-ASCII, control characters, leading/trailing whitespace, the empty string, or a value
  * that itself looks like the sentinel) travels as `=?base64?<Base64 of its UTF-8>?=`. The
  * markers are case-sensitive; a value without the exact prefix and suffix is literal. Pure code:

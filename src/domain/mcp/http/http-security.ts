@@ -3,7 +3,7 @@ import { mcpHttpRejection, type McpHttpRejection } from './http-status.js';
 /**
  * The browser-facing defences of pm-mcp-http (2026-07-28 `basic/transports/streamable-http`
  * "Security Warning"; seed 004 "Transport behavior": "defaults to loopback, enforces exact
- * browser origins"; spec-notes §6). Pure policy over header strings; the HTTP adapter applies it
+ * browser origins"; 2026-07-28 `basic/transports/streamable-http` "Security Warning"). Pure policy over header strings; the HTTP adapter applies it
  * to every request before the body is read.
  *
  * - **Origin** (MUST be validated on every request): absent means a non-browser client and is

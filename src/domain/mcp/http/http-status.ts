@@ -4,7 +4,7 @@ import type { McpEra } from '../protocol.js';
 import type { JsonRpcId } from '../wire-types.js';
 
 /**
- * HTTP statuses of JSON-RPC outcomes on Streamable HTTP (spec-notes §4 and §6; seed 004
+ * HTTP statuses of JSON-RPC outcomes on Streamable HTTP (2026-07-28 `basic/transports/streamable-http` and `basic/index` "Error Codes"; seed 004
  * "Transport behavior"). The spec fixes: 400 for -32020, -32021, -32022 and the missing-`_meta`
  * -32602; 404 for -32601; 202 for an accepted notification; 403 for a foreign Origin; 405 for
  * GET/DELETE. pm's policy for the rest (docs/HTTP.md "Statuses"):
