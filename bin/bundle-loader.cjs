@@ -36,6 +36,13 @@ const vm = require('node:vm');
 
 const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
+/**
+ * The first line scripts/build.mjs gives a bundle in which it found no `import()`: the loader
+ * then need not search 0.7 MB of source for one at every start (that search costs about as much
+ * as the rest of this file). A bundle without it is searched.
+ */
+const NO_IMPORT_MARK = '/* pm-bundle: no dynamic import */\n';
+
 /** The directory of code caches, or undefined when caching is off. */
 function compileCacheDir(env = process.env) {
   if (env.PM_COMPILE_CACHE === '0' || env.PM_COMPILE_CACHE === 'false' || env.PM_COMPILE_CACHE === 'off') return undefined;
@@ -158,8 +165,9 @@ function runWithVmCache(file, options) {
   }
   // esbuild writes ASCII (charset: 'ascii'): latin1 decoding is then exact and cheaper than UTF-8.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const mayImport = !source.startsWith(NO_IMPORT_MARK);
   let dir = compileCacheDir();
-  const skipped = dir !== undefined && !cacheKeepsDynamicImport(process.versions.node) && source.includes('import(');
+  const skipped = dir !== undefined && mayImport && !cacheKeepsDynamicImport(process.versions.node) && source.includes('import(');
   if (skipped) dir = undefined;
   // One cache per installed bundle: later builds of the same file replace it.
   const prefix = `${basename(file).replace(/\.c?js$/, '')}-${fnv1a(file)}-${process.version}-${process.arch}-`;
@@ -168,7 +176,7 @@ function runWithVmCache(file, options) {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
-    ...dynamicImports(),
+    ...(mayImport ? dynamicImports() : {}),
   });
   const status = skipped ? 'skipped' : !cacheFile ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
   if (status === 'absent' || status === 'rejected') process.once('exit', () => writeCache(dir, cacheFile, prefix, script));
@@ -184,10 +192,10 @@ function runWithVmCache(file, options) {
  * A vm.Script has no loader for `import()` unless it is given one: without this option an
  * `import()` in a bundle fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. The main context's
  * default loader is what a required module's `import()` uses (relative specifiers resolve
- * against the bundle's file). Node 20 calls that option experimental and says so on stderr at
- * the first `import()`; the notice is about how this loader compiles, not about anything a pm
- * user can act on, and would land in the output of the command, so exactly that one warning is
- * dropped (node emits it once per process; the filter then steps aside).
+ * against the bundle's file). Node (20 and 22) calls that option experimental and says so on
+ * stderr at the first `import()`; the notice is about how this loader compiles, not about
+ * anything a pm user can act on, and would land in the output of the command, so exactly that
+ * one warning is dropped (node emits it once per process; the filter then steps aside).
  */
 function dynamicImports() {
   const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
@@ -270,4 +278,4 @@ function failBin(bin) {
   };
 }
 
-module.exports = { cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, loadBundle, loadMain, failBin };
+module.exports = { NO_IMPORT_MARK, cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, loadBundle, loadMain, failBin };

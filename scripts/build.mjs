@@ -46,6 +46,7 @@ export async function build() {
 }
 
 const bundles = join(out, 'bundle');
+const { NO_IMPORT_MARK } = createRequire(import.meta.url)('../bin/bundle-loader.cjs');
 /** Entry points bundled into single files, so a process start loads one script, not ~450 modules. */
 const BUNDLED = { 'pm.cjs': 'composition/cli-main.js', 'pm-mcp.cjs': 'composition/mcp-stdio-main.js' };
 
@@ -255,13 +256,13 @@ async function bundle() {
     });
     const target = join(bundles, name);
     const temp = `${target}.tmp-${process.pid}`;
-    writeFileSync(temp, result.outputFiles[0].contents);
-    renameSync(temp, target);
     // Node 20 cannot run import() from a cached script, so bin/bundle-loader.cjs compiles such a
-    // bundle in full at every start there: a cost that should never arrive unannounced.
-    if (result.outputFiles[0].text.includes('import(')) {
-      process.stderr.write(`scripts/build.mjs: warning: dist/bundle/${name} calls import(), so under Node 20 it starts without its code cache (bin/bundle-loader.cjs)\n`);
-    }
+    // bundle in full at every start there: a cost that should never arrive unannounced. A bundle
+    // without import() says so in its first line, which spares the loader searching for one.
+    const imports = result.outputFiles[0].text.includes('import(');
+    if (imports) process.stderr.write(`scripts/build.mjs: warning: dist/bundle/${name} calls import(), so under Node 20 it starts without its code cache (bin/bundle-loader.cjs)\n`);
+    writeFileSync(temp, imports ? result.outputFiles[0].contents : Buffer.concat([Buffer.from(NO_IMPORT_MARK), result.outputFiles[0].contents]));
+    renameSync(temp, target);
   }
   // Bundles of earlier builds (ES module format) are never loaded again.
   for (const stale of ['pm.mjs', 'pm-mcp.mjs']) rmSync(join(bundles, stale), { force: true });

@@ -16,6 +16,7 @@ const PM_MCP_BUNDLE = fileURLToPath(new URL('../../dist/bundle/pm-mcp.cjs', impo
 const TOOLS = fileURLToPath(new URL('../../.tools/node_modules/', import.meta.url));
 
 interface LoaderApi {
+  readonly NO_IMPORT_MARK: string;
   cacheKeepsDynamicImport(version: string): boolean;
   compileCacheDir(env: NodeJS.ProcessEnv): string | undefined;
   compileCacheKind(env: NodeJS.ProcessEnv, moduleApi: unknown, version: string): 'off' | 'node' | 'vm';
@@ -277,16 +278,28 @@ describe('bundle loader (V8 code cache)', () => {
     expect(await load(importing, { PM_COMPILE_CACHE: 'off' })).toMatchObject({ code: 0, status: 'off', value: 'importing.cjs:42:esm' });
   });
 
+  it('takes the build’s word for a bundle marked free of import() (no search at start)', async () => {
+    // "import(" in a string: searched, it counts (Node 20 then skips the cache); marked, it does not.
+    writeFileSync(bundle, 'exports.value = "no import( here";\n');
+    const searched = loader.cacheKeepsDynamicImport(process.versions.node) ? 'absent' : 'skipped';
+    expect(await load(bundle, { PM_COMPILE_CACHE_DIR: cacheDir })).toMatchObject({ code: 0, status: searched, value: 'no import( here' });
+    writeFileSync(bundle, `${loader.NO_IMPORT_MARK}exports.value = "no import( here";\n`);
+    expect(await load(bundle, { PM_COMPILE_CACHE_DIR: cacheDir })).toMatchObject({ code: 0, status: 'absent', value: 'no import( here' });
+    expect(await load(bundle, { PM_COMPILE_CACHE_DIR: cacheDir })).toMatchObject({ code: 0, status: 'accepted', value: 'no import( here' });
+  });
+
   it('a bundle that calls import() from a code cache fails where V8 drops the loader (which is why such a bundle skips the cache there)', () => {
     const keeps = loader.cacheKeepsDynamicImport(process.versions.node);
     expect(importFromCachedData(process.execPath, writeImportingBundle(dir))).toBe(keeps ? 'rejected:false ok importing.cjs:42:esm' : 'rejected:false failed ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING');
   });
 
-  it('the built pm-mcp bundle is ASCII (decoded as latin1) and holds neither express nor jose', () => {
+  it('the built pm-mcp bundle is ASCII (decoded as latin1), holds neither express nor jose, and is marked free of import()', () => {
     const bytes = readFileSync(PM_MCP_BUNDLE);
     expect(bytes.every((b) => b < 0x80)).toBe(true);
     const text = bytes.toString('latin1');
     expect(text).not.toMatch(/require\("express"\)|express\/lib\/|createLocalJWKSet|jwtVerify/);
+    expect(text.startsWith(loader.NO_IMPORT_MARK)).toBe(true);
+    expect(text).not.toContain('import(');
   });
 });
 
