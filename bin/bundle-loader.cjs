@@ -43,9 +43,11 @@ const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
  */
 const NO_IMPORT_MARK = '/* pm-bundle: no dynamic import */\n';
 
+const cacheOff = (env) => env.PM_COMPILE_CACHE === '0' || env.PM_COMPILE_CACHE === 'false' || env.PM_COMPILE_CACHE === 'off';
+
 /** The directory of code caches, or undefined when caching is off. */
 function compileCacheDir(env = process.env) {
-  if (env.PM_COMPILE_CACHE === '0' || env.PM_COMPILE_CACHE === 'false' || env.PM_COMPILE_CACHE === 'off') return undefined;
+  if (cacheOff(env)) return undefined;
   if (env.PM_COMPILE_CACHE_DIR) return env.PM_COMPILE_CACHE_DIR;
   const base = env.XDG_CACHE_HOME || join(require('node:os').homedir(), '.cache');
   return join(base, 'pm', 'compile-cache');
@@ -87,7 +89,7 @@ function cacheKeepsDynamicImport(version) {
  * PM_COMPILE_CACHE=node asks for it and `moduleApi` has it) or 'vm' (this loader's, otherwise).
  */
 function compileCacheKind(env, moduleApi, version) {
-  if (compileCacheDir(env) === undefined) return 'off';
+  if (cacheOff(env)) return 'off';
   return env.PM_COMPILE_CACHE === 'node' && hasNodeCompileCache(moduleApi, version) ? 'node' : 'vm';
 }
 
@@ -102,14 +104,17 @@ function compileCacheKind(env, moduleApi, version) {
  * (tests hand in others to choose the way).
  */
 function loadBundle(file, options = {}) {
-  const moduleApi = options.moduleApi ?? require('node:module');
-  const kind = compileCacheKind(process.env, moduleApi, options.nodeVersion ?? process.versions.node);
-  return kind === 'node' ? requireWithNodeCache(file, moduleApi, options) : runWithVmCache(file, options);
+  const env = process.env;
+  // node:module only when asked for: requiring it costs a start ~0.5 ms.
+  const moduleApi = options.moduleApi ?? (env.PM_COMPILE_CACHE === 'node' ? require('node:module') : undefined);
+  const kind = compileCacheKind(env, moduleApi, options.nodeVersion ?? process.versions.node);
+  const dir = compileCacheDir(env);
+  return kind === 'node' ? requireWithNodeCache(file, moduleApi, dir, options) : runWithVmCache(file, dir, options);
 }
 
 /** Node's own compile cache in pm's directory, then a plain require(). */
-function requireWithNodeCache(file, moduleApi, options) {
-  const status = enableNodeCache(moduleApi, compileCacheDir());
+function requireWithNodeCache(file, moduleApi, dir, options) {
+  const status = enableNodeCache(moduleApi, dir);
   let exports;
   try {
     exports = require(file);
@@ -144,8 +149,8 @@ function isPrivateDir(info) {
   return info.uid === process.getuid() && (info.mode & 0o022) === 0;
 }
 
-/** The bundle as a vm.Script with the V8 cached data of an earlier run. */
-function runWithVmCache(file, options) {
+/** The bundle as a vm.Script with the V8 cached data of an earlier run (none when `dir` is undefined). */
+function runWithVmCache(file, dir, options) {
   // Bytes and signature from one open file: a build replacing the bundle meanwhile (by rename)
   // cannot pair the new file's signature with the old file's code.
   let fd;
@@ -166,12 +171,10 @@ function runWithVmCache(file, options) {
   // esbuild writes ASCII (charset: 'ascii'): latin1 decoding is then exact and cheaper than UTF-8.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const mayImport = !source.startsWith(NO_IMPORT_MARK);
-  let dir = compileCacheDir();
   const skipped = dir !== undefined && mayImport && !cacheKeepsDynamicImport(process.versions.node) && source.includes('import(');
-  if (skipped) dir = undefined;
   // One cache per installed bundle: later builds of the same file replace it.
   const prefix = `${basename(file).replace(/\.c?js$/, '')}-${fnv1a(file)}-${process.version}-${process.arch}-`;
-  const cacheFile = dir ? join(dir, `${prefix}${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}.bin`) : undefined;
+  const cacheFile = dir && !skipped ? join(dir, `${prefix}${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}.bin`) : undefined;
   const cachedData = cacheFile ? readOwnFile(cacheFile) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
