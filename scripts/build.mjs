@@ -46,77 +46,185 @@ export async function build() {
 }
 
 const bundles = join(out, 'bundle');
+const { NO_IMPORT_MARK } = createRequire(import.meta.url)('../bin/bundle-loader.cjs');
 /** Entry points bundled into single files, so a process start loads one script, not ~450 modules. */
 const BUNDLED = { 'pm.cjs': 'composition/cli-main.js', 'pm-mcp.cjs': 'composition/mcp-stdio-main.js' };
+
+// Each rewrite below fails the build, naming its plugin and what it expected, once its pattern
+// stops matching (a zod or yaml release that moved things): a rewrite that silently matched
+// nothing would ship a bundle that is bloated (all of zod, every locale) or broken (a yaml
+// function the stand-in lacks), and `prepare` runs this build on `npm install`.
+
+/** An esbuild error message from one of pm's plugins: plugin name first, so the cause is plain. */
+const pluginError = (plugin, text) => ({ errors: [{ text: `${plugin}: ${text}` }] });
+/** A path as a message shows it: relative inside the repository, absolute outside. */
+const shown = (path) => (relative(root, path).startsWith('..') ? path : relative(root, path));
 
 /**
  * zod's `z` namespace re-exports every locale (~40 modules, a fifth of the bundle); pm speaks
  * English only, so the bundles keep `en` (zod's default, imported by zod itself) and drop the rest.
+ * A bundle in which zod's locales import was never redirected fails: zod moved it.
  */
-const englishZodLocales = {
-  name: 'pm-zod-english-locales',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '..', 'locales'), namespace: 'pm-zod-locales' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'pm-zod-locales' }, (args) => ({
-      contents: "export { default as en } from './en.js';",
-      resolveDir: args.path,
-      loader: 'js',
-    }));
-  },
-};
+export function englishZodLocales() {
+  const name = 'pm-zod-english-locales';
+  return {
+    name,
+    setup(build) {
+      let redirected = 0;
+      build.onStart(() => {
+        redirected = 0;
+      });
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+        if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+        redirected++;
+        return { path: join(args.resolveDir, '..', 'locales'), namespace: 'pm-zod-locales' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'pm-zod-locales' }, (args) => ({
+        contents: "export { default as en } from './en.js';",
+        resolveDir: args.path,
+        loader: 'js',
+      }));
+      build.onEnd(() =>
+        redirected > 0
+          ? undefined
+          : pluginError(name, "expected zod/v4/classic or zod/v4/core to import '../locales/index.js' (every locale) at least once in this bundle, and it never did; zod's layout changed, so the bundle would carry all of zod's locales: update this plugin for the installed zod"),
+      );
+    },
+  };
+}
+
+/** Every way a module can name 'zod' (static, re-export, dynamic, require), for the check below. */
+const ZOD_REFERENCE = /\bfrom\s*(['"])zod\1|\bimport\s*(['"])zod\2|\b(?:import|require)\s*\(\s*(['"])zod\3\s*\)/;
+const ZOD_NAMED_IMPORT = "import { z } from 'zod';";
 
 /**
  * `import { z } from 'zod'` hands over zod's whole namespace object, so a bundle keeps every
  * export of zod (JSON Schema conversion, ISO formats, coercion… about half of zod's code) though
  * pm uses a few dozen. Our compiled modules import the same module as a namespace instead,
  * whose member uses esbuild resolves statically, so the rest is left out (same zod module, same
- * instances: only unused code goes).
+ * instances: only unused code goes). Every compiled module of ours that names zod must use
+ * exactly the one form rewritten here, else the build fails naming the module; `stats` (when
+ * given) receives how many modules named zod and how many were rewritten.
+ * `options.ours` is the directory of our compiled modules; `options.external` zod's external.js.
  */
-const zodNamespaceImports = {
-  name: 'pm-zod-namespace-imports',
-  setup(build) {
-    const external = join(dirname(createRequire(import.meta.url).resolve('zod/v4')), 'classic', 'external.js');
-    const ours = new RegExp(`^${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/].*\\.js$`);
-    build.onLoad({ filter: ours }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      return { contents: text.replaceAll("import { z } from 'zod';", `import * as z from ${JSON.stringify(external)};`), loader: 'js' };
-    });
-  },
-};
+export function zodNamespaceImports(options = {}, stats = {}) {
+  const name = 'pm-zod-namespace-imports';
+  const ours = options.ours ?? out;
+  let external = options.external;
+  try {
+    external ??= join(dirname(createRequire(import.meta.url).resolve('zod/v4')), 'classic', 'external.js');
+  } catch {
+    // reported at the start of the build
+  }
+  const oursFilter = new RegExp(`^${ours.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\\\/].*\\.js$`);
+  return {
+    name,
+    setup(build) {
+      build.onStart(() => {
+        stats.importing = 0;
+        stats.rewritten = 0;
+        if (!external || !existsSync(external)) return pluginError(name, `expected zod's classic API at ${external ?? "zod/v4's classic/external.js"}, and it is not there; zod's layout changed: update this plugin for the installed zod`);
+        return undefined;
+      });
+      build.onLoad({ filter: oursFilter }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!ZOD_REFERENCE.test(text)) return { contents: text, loader: 'js' };
+        stats.importing++;
+        const contents = text.replaceAll(ZOD_NAMED_IMPORT, `import * as z from ${JSON.stringify(external)};`);
+        if (contents === text || ZOD_REFERENCE.test(contents)) {
+          return pluginError(name, `expected ${shown(args.path)} to import zod only as \`${ZOD_NAMED_IMPORT}\` (the one form this rewrite knows), and it imports zod otherwise; the bundle would keep all of zod: write the import in that form, or teach this plugin the new one`);
+        }
+        stats.rewritten++;
+        return { contents, loader: 'js' };
+      });
+      build.onEnd(() =>
+        stats.rewritten > 0 ? undefined : pluginError(name, `expected at least one compiled module under ${shown(ours) || '.'} to import zod as \`${ZOD_NAMED_IMPORT}\`, and none did`),
+      );
+    },
+  };
+}
+
+/** The yaml functions the lazy stand-in serves. */
+const LAZY_YAML_EXPORTS = ['parseDocument', 'stringify'];
 
 /**
  * yaml is CommonJS, so a bundle runs all of its module code (~5 ms of a start) where a module
  * importing it is evaluated, though pm-mcp needs it only once config.yaml or an item is read.
  * pm uses two plain functions of it: the bundles import them from this stand-in, which loads
- * yaml on the first call. Importing anything else from 'yaml' fails the build here, on purpose.
+ * yaml on the first call. Importing anything else from 'yaml' (another name, a namespace or a
+ * default import) fails the build, naming the importer, as does a yaml without these functions.
+ * `options.yaml` is the yaml module file (default: the installed package's).
  */
-const lazyYaml = {
-  name: 'pm-lazy-yaml',
-  setup(build) {
-    const real = createRequire(import.meta.url).resolve('yaml');
-    build.onResolve({ filter: /^yaml$/ }, (args) => (args.namespace === 'pm-lazy-yaml' ? undefined : { path: 'yaml', namespace: 'pm-lazy-yaml' }));
-    build.onLoad({ filter: /.*/, namespace: 'pm-lazy-yaml' }, () => ({
-      contents: [
-        `let yaml;`,
-        `const load = () => (yaml ??= require(${JSON.stringify(real)}));`,
-        `export function parseDocument(...args) { return load().parseDocument(...args); }`,
-        `export function stringify(...args) { return load().stringify(...args); }`,
-      ].join('\n'),
-      loader: 'js',
-      resolveDir: root,
-    }));
-  },
-};
+export function lazyYaml(options = {}) {
+  const name = 'pm-lazy-yaml';
+  const requireHere = createRequire(import.meta.url);
+  return {
+    name,
+    setup(build) {
+      let real;
+      build.onStart(() => {
+        try {
+          real = options.yaml ?? requireHere.resolve('yaml');
+          const yaml = requireHere(real);
+          const missing = LAZY_YAML_EXPORTS.filter((fn) => typeof yaml[fn] !== 'function');
+          if (missing.length === 0) return undefined;
+          return pluginError(name, `expected the installed yaml to export ${LAZY_YAML_EXPORTS.join(' and ')} as functions, and ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not; the bundle would fail at its first YAML read: update the stand-in for the installed yaml`);
+        } catch (error) {
+          return pluginError(name, `expected to load the installed yaml, and could not: ${error?.message ?? error}`);
+        }
+      });
+      build.onResolve({ filter: /^yaml$/ }, (args) => {
+        if (args.namespace === 'pm-lazy-yaml') return undefined;
+        const refused = args.importer ? unservedYamlImports(readFileSync(args.importer, 'utf8')) : [];
+        if (refused.length > 0) {
+          return pluginError(name, `expected ${shown(args.importer)} to import only ${LAZY_YAML_EXPORTS.join(' or ')} from 'yaml' (all the lazy stand-in serves), and it imports ${refused.join(', ')}: add what it needs to the stand-in in scripts/build.mjs`);
+        }
+        return { path: 'yaml', namespace: 'pm-lazy-yaml' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'pm-lazy-yaml' }, () => ({
+        contents: [
+          `let yaml;`,
+          `const load = () => (yaml ??= require(${JSON.stringify(real)}));`,
+          ...LAZY_YAML_EXPORTS.map((fn) => `export function ${fn}(...args) { return load().${fn}(...args); }`),
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+/** What a module takes from 'yaml' beyond the stand-in's functions, as readable phrases. */
+function unservedYamlImports(text) {
+  const refused = [];
+  const statement = /\b(import|export)\s*([^;'"]*?)\s*from\s*(['"])yaml\3|\b(import|require)\s*\(\s*(['"])yaml\5\s*\)/g;
+  for (const match of text.matchAll(statement)) {
+    if (match[4]) {
+      refused.push(`the whole module (${match[4]}())`);
+      continue;
+    }
+    const clause = match[2].trim();
+    const named = /^(?:type\s+)?\{([^}]*)\}$/.exec(clause);
+    if (!named) {
+      refused.push(`${match[1]} ${clause}`);
+      continue;
+    }
+    for (const part of named[1].split(',').map((p) => p.trim()).filter(Boolean)) {
+      const imported = part.split(/\s+as\s+/)[0].trim();
+      if (!LAZY_YAML_EXPORTS.includes(imported)) refused.push(imported);
+    }
+  }
+  return refused;
+}
 
 /**
  * Bundles the stdio server and the CLI (our own compiled sources plus their dependencies) with
  * esbuild, a devDependency, as CommonJS scripts that bin/bundle-loader.cjs runs with a V8 code
- * cache: start-up is dominated by resolving, parsing and compiling JavaScript (issue 3, cold
- * start). Whitespace and syntax are minified (names are kept, so stack traces stay readable).
- * The bins prefer dist/bundle and fall back to the unbundled dist/ when it is absent (e.g. an
- * install without devDependencies).
+ * cache: start-up is dominated by resolving, parsing and compiling JavaScript, and a stdio MCP
+ * host starts pm-mcp for every session. Whitespace and syntax are minified (names are kept, so
+ * stack traces stay readable). The bins prefer dist/bundle and fall back to the unbundled dist/
+ * when it is absent (an install without devDependencies, so without esbuild). A failed bundle
+ * fails the build, naming the bundle.
  */
 async function bundle() {
   let esbuild;
@@ -136,17 +244,24 @@ async function bundle() {
       charset: 'ascii',
       minifyWhitespace: true,
       minifySyntax: true,
-      plugins: [englishZodLocales, zodNamespaceImports, lazyYaml],
+      plugins: [englishZodLocales(), zodNamespaceImports(), lazyYaml()],
       write: false,
       outfile: join(bundles, name),
       logLevel: 'error',
       // The sources locate package.json from import.meta.url; the bundle sits at the same depth.
       define: { 'import.meta.url': '__pmBundleUrl' },
       banner: { js: 'var __pmBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
+    }).catch((error) => {
+      throw new Error(`bundling dist/bundle/${name} failed: ${error.message}`, { cause: error });
     });
     const target = join(bundles, name);
     const temp = `${target}.tmp-${process.pid}`;
-    writeFileSync(temp, result.outputFiles[0].contents);
+    // Node 20 cannot run import() from a cached script, so bin/bundle-loader.cjs compiles such a
+    // bundle in full at every start there: a cost that should never arrive unannounced. A bundle
+    // without import() says so in its first line, which spares the loader searching for one.
+    const imports = result.outputFiles[0].text.includes('import(');
+    if (imports) process.stderr.write(`scripts/build.mjs: warning: dist/bundle/${name} calls import(), so under Node 20 it starts without its code cache (bin/bundle-loader.cjs)\n`);
+    writeFileSync(temp, imports ? result.outputFiles[0].contents : Buffer.concat([Buffer.from(NO_IMPORT_MARK), result.outputFiles[0].contents]));
     renameSync(temp, target);
   }
   // Bundles of earlier builds (ES module format) are never loaded again.
@@ -162,7 +277,13 @@ function* walkAll(dir) {
   }
 }
 
-if (process.argv[1] && statSync(process.argv[1]).ino === statSync(fileURLToPath(import.meta.url)).ino) {
-  const count = await build();
-  if (!process.argv.includes('--quiet')) console.log(`built ${count} files into dist/`);
+if (process.argv[1] && statSync(process.argv[1], { throwIfNoEntry: false })?.ino === statSync(fileURLToPath(import.meta.url)).ino) {
+  try {
+    const count = await build();
+    if (!process.argv.includes('--quiet')) console.log(`built ${count} files into dist/`);
+  } catch (error) {
+    // Also under --quiet (the prepare script): a failed build must never pass for a good one.
+    process.stderr.write(`scripts/build.mjs: ${error?.message ?? error}\n`);
+    process.exit(1);
+  }
 }
