@@ -60,6 +60,12 @@ export type RawFileRead =
 export interface RawReadExpectation {
   readonly maxBytes: number;
   readonly id?: string;
+  /**
+   * Where to put the body: a buffer of at least `maxBytes + 1` bytes (the extra byte lets one
+   * read call also prove the file ends there). The bytes returned are then a view of its start,
+   * and nothing is allocated per read; without it the adapter allocates.
+   */
+  readonly into?: Uint8Array;
 }
 
 /** A change seen under a watched directory: the entry name, or undefined when unknown. */

@@ -122,7 +122,10 @@ export class MemoryFileSystem implements FileSystem {
     if (expect.id !== undefined && expect.id !== info.id) return { status: 'refused', reason: 'changed' };
     if (info.size > expect.maxBytes) return { status: 'refused', reason: 'too-large' };
     const node = this.files.get(resolved)!;
-    return { status: 'read', bytes: node.raw ? node.raw.slice() : encoder.encode(node.content) };
+    const bytes = node.raw ? node.raw.slice() : encoder.encode(node.content);
+    if (!expect.into || expect.into.length <= bytes.length) return { status: 'read', bytes };
+    expect.into.set(bytes);
+    return { status: 'read', bytes: expect.into.subarray(0, bytes.length) };
   }
 
   /** Test helper: writes raw bytes (which need not be UTF-8) as a file with a new inode. */

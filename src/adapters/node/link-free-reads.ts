@@ -24,6 +24,22 @@ import type { DirectoryListing, FileNodeEntry, FileNodeInfo, FileNodeKind, RawFi
  * listed, and never beyond the reserved sizes.
  */
 
+/**
+ * The calls below are synchronous (a sync lstat or read costs tens of microseconds where a
+ * promise round trip through libuv's pool costs hundreds), but a registry load makes tens of
+ * thousands of them. So every call first checks how long the event loop has been held and,
+ * past SLICE_MS, lets it run (setImmediate) before continuing: a server reloading its skills
+ * keeps answering requests.
+ */
+const SLICE_MS = 10;
+let sliceStart = performance.now();
+
+async function yieldIfDue(): Promise<void> {
+  if (performance.now() - sliceStart < SLICE_MS) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  sliceStart = performance.now();
+}
+
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const HAS_NOFOLLOW = (constants.O_NOFOLLOW ?? 0) !== 0;
 
@@ -60,13 +76,15 @@ function lstatOrUndefined(path: string): BigIntStats | undefined {
 }
 
 /** lstat of one path. */
-export function inspectNode(path: string): FileNodeInfo | undefined {
+export async function inspectNode(path: string): Promise<FileNodeInfo | undefined> {
+  await yieldIfDue();
   const stats = lstatOrUndefined(path);
   return stats ? info(stats) : undefined;
 }
 
 /** The direct entries of dir, lstat'ed, at most `limit` of them. */
-export function listNodeEntries(dir: string, limit: number): DirectoryListing {
+export async function listNodeEntries(dir: string, limit: number): Promise<DirectoryListing> {
+  await yieldIfDue();
   const before = lstatOrUndefined(dir);
   if (!before) return { status: 'refused', reason: 'missing' };
   if (before.isSymbolicLink()) return { status: 'refused', reason: 'symlink' };
@@ -88,6 +106,7 @@ export function listNodeEntries(dir: string, limit: number): DirectoryListing {
       }
       const stats = lstatOrUndefined(`${dir}/${dirent.name}`);
       if (stats) entries.push({ name: dirent.name, ...info(stats) });
+      if (entries.length % 256 === 0) await yieldIfDue();
     }
   } finally {
     handle.closeSync();
@@ -109,7 +128,8 @@ function openNoFollow(path: string): number | RawFileRead {
 }
 
 /** A regular file's raw bytes, never through a final link and never past `maxBytes`. */
-export function readNodeBytes(path: string, expect: RawReadExpectation): RawFileRead {
+export async function readNodeBytes(path: string, expect: RawReadExpectation): Promise<RawFileRead> {
+  await yieldIfDue();
   let before: BigIntStats | undefined;
   if (!HAS_NOFOLLOW) {
     before = lstatOrUndefined(path);
@@ -125,21 +145,27 @@ export function readNodeBytes(path: string, expect: RawReadExpectation): RawFile
     if (before && idOf(before) !== idOf(stats)) return { status: 'refused', reason: 'changed' };
     const size = Number(stats.size);
     if (size > expect.maxBytes) return { status: 'refused', reason: 'too-large' };
-    return readExactly(fd, size);
+    return readExactly(fd, size, expect.into);
   } finally {
     closeSync(fd);
   }
 }
 
-function readExactly(fd: number, size: number): RawFileRead {
-  const bytes = new Uint8Array(size);
+/**
+ * Reads `size` bytes asking for one more. A regular file returns a short read only at its end,
+ * so one read call usually yields the content and proves nothing follows it; a file that grew
+ * past its measured size (or shrank) is refused.
+ */
+function readExactly(fd: number, size: number, into: Uint8Array | undefined): RawFileRead {
+  const buffer = into && into.length > size ? into : new Uint8Array(size + 1);
   let offset = 0;
-  while (offset < size) {
-    const read = readSync(fd, bytes, offset, size - offset, offset);
-    if (read === 0) return { status: 'refused', reason: 'changed' };
+  for (;;) {
+    const read = readSync(fd, buffer, offset, size + 1 - offset, offset);
+    if (read === 0) break;
     offset += read;
+    if (offset > size) return { status: 'refused', reason: 'changed' };
+    if (offset === size) break;
   }
-  const probe = new Uint8Array(1);
-  if (readSync(fd, probe, 0, 1, size) !== 0) return { status: 'refused', reason: 'changed' };
-  return { status: 'read', bytes };
+  if (offset !== size) return { status: 'refused', reason: 'changed' };
+  return { status: 'read', bytes: buffer.subarray(0, size) };
 }

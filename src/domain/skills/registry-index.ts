@@ -39,6 +39,20 @@ export function buildPmSkillIndex(skills: readonly PmResolvedSkill[], pkg: { rea
   return { entries: Object.freeze(entries), entryByUri, files, directories, skillMdResources: Object.freeze(skillMdResources) };
 }
 
+/**
+ * What the registry digest covers: for each entry, its URI, pm's facts, and every file's URI,
+ * digest and size. The front matter needs no separate line: it is parsed from SKILL.md, whose
+ * digest is listed.
+ */
+export function pmSkillIndexFingerprint(index: PmSkillIndex): string {
+  const lines: string[] = [];
+  for (const entry of index.entries) {
+    lines.push(`entry ${entry.uri} ${JSON.stringify(entry._meta)}`);
+    for (const ref of entry.resources) lines.push(`file ${ref.uri} ${ref.digest} ${ref.size}`);
+  }
+  return lines.join('\n');
+}
+
 function entryOf({ skill, overridesPackage }: PmResolvedSkill, compatibility: PmSkillCompatibility): PmSkillEntry {
   const text = skill.files.filter((f) => f.isText);
   return {
@@ -64,22 +78,12 @@ function entryOf({ skill, overridesPackage }: PmResolvedSkill, compatibility: Pm
 
 /** Every directory of a skill (its root included) with its direct children's metadata. */
 function directoriesOf({ skill }: PmResolvedSkill): Map<string, PmSkillResource[]> {
+  const byPath = new Map<string, { uri: string; children: PmSkillResource[] }>([['', { uri: pmSkillFileUri(skill.name, ''), children: [] }]]);
+  for (const dir of skill.directories) byPath.set(dir, { uri: pmSkillFileUri(skill.name, dir), children: [] });
+  for (const dir of skill.directories) byPath.get(parentOf(dir))!.children.push({ uri: byPath.get(dir)!.uri, name: baseName(dir), mimeType: PM_DIRECTORY_MIME_TYPE });
+  for (const file of skill.files) byPath.get(parentOf(file.path))!.children.push({ uri: file.uri, name: baseName(file.path), mimeType: file.mimeType, size: file.size });
   const out = new Map<string, PmSkillResource[]>();
-  const children = (path: string) => {
-    const uri = pmSkillFileUri(skill.name, path);
-    const list = out.get(uri) ?? [];
-    out.set(uri, list);
-    return list;
-  };
-  children('');
-  for (const dir of skill.directories) {
-    children(dir);
-    children(parentOf(dir)).push({ uri: pmSkillFileUri(skill.name, dir), name: baseName(dir), mimeType: PM_DIRECTORY_MIME_TYPE });
-  }
-  for (const file of skill.files) {
-    children(parentOf(file.path)).push({ uri: file.uri, name: baseName(file.path), mimeType: file.mimeType, size: file.size });
-  }
-  for (const list of out.values()) list.sort((a, b) => compare(a.name, b.name));
+  for (const { uri, children } of byPath.values()) out.set(uri, children.sort((a, b) => compare(a.name, b.name)));
   return out;
 }
 

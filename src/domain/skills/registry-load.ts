@@ -1,11 +1,10 @@
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
-import { canonicalJson } from '../util/canonical-json.js';
 import type { PmSkillDiagnostic, PmSkillOriginKind } from './diagnostics.js';
 import { PM_SKILL_LIMITS, type PmSkillLimits } from './limits.js';
 import { planPmSkillOrigin, type PmSkillOriginPlan, type PmSkillOriginSource } from './origin-plan.js';
 import { resolvePmSkillOverrides } from './overrides.js';
-import { buildPmSkillIndex, type PmSkillIndex } from './registry-index.js';
+import { buildPmSkillIndex, pmSkillIndexFingerprint, type PmSkillIndex } from './registry-index.js';
 import type { PmSkillPageSizes } from './registry.js';
 import { compare } from './skill-plan.js';
 import { readPmSkill, type PmLoadedSkill } from './skill-reader.js';
@@ -61,7 +60,7 @@ export async function loadPmSkills(options: PmSkillRegistryOptions): Promise<{ i
   }
   const resolved = resolvePmSkillOverrides(loaded.package, loaded.workspace, diagnostics.workspace);
   const index = buildPmSkillIndex(resolved.skills, options.package);
-  const digest = `sha256:${options.hasher.sha256Hex(canonicalJson(index.entries))}`;
+  const digest = `sha256:${options.hasher.sha256Hex(pmSkillIndexFingerprint(index))}`;
   const all = [...diagnostics.package, ...resolved.diagnostics].sort(byOriginAndName).map((d) => Object.freeze(d));
   return { index, digest, diagnostics: Object.freeze(all) };
 }

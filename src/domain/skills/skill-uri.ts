@@ -11,9 +11,14 @@ export function pmSkillRootUri(name: string): string {
   return `${PM_SKILL_URI_SCHEME}${name}`;
 }
 
+/** Paths made only of characters that stand for themselves in a URI path. */
+const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
+
 /** `skill://<name>/<file-path>`, each path segment percent-encoded as a URI path segment. */
 export function pmSkillFileUri(name: string, relativePath: string): string {
-  return relativePath === '' ? pmSkillRootUri(name) : `${pmSkillRootUri(name)}/${relativePath.split('/').map(encodeURIComponent).join('/')}`;
+  if (relativePath === '') return pmSkillRootUri(name);
+  const path = PLAIN_PATH.test(relativePath) ? relativePath : relativePath.split('/').map(encodeURIComponent).join('/');
+  return `${pmSkillRootUri(name)}/${path}`;
 }
 
 /** Whether uri is in the skill namespace, so a `resources/read` router can send it here. */

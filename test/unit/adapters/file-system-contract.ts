@@ -121,6 +121,17 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       expect(await s.fs.readBytes(`${root}/dir/fifo`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'not-a-file' });
     });
 
+    it('reads into a caller buffer of maxBytes + 1 bytes, returning a view of it', async () => {
+      await tree();
+      const into = new Uint8Array(8).fill(7);
+      const read = await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, into: into.subarray(1, 7) });
+      expect(read).toEqual({ status: 'read', bytes: text('hello') });
+      expect(read.status === 'read' && read.bytes.buffer).toBe(into.buffer);
+      expect([...into]).toEqual([7, ...text('hello'), 7, 7]);
+      const small = await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, into: new Uint8Array(5) });
+      expect(small).toEqual({ status: 'read', bytes: text('hello') });
+    });
+
     it('refuses a body over maxBytes and accepts one exactly at it', async () => {
       await tree();
       expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 4 })).toEqual({ status: 'refused', reason: 'too-large' });

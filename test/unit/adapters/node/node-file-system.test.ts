@@ -203,4 +203,13 @@ describe('NodeFileSystem', () => {
     execFileSync('mkfifo', [`${dir}/pipe`]);
     expect(await fs.readBytes(`${dir}/pipe`, { maxBytes: 10 })).toEqual({ status: 'refused', reason: 'not-a-file' });
   });
+
+  it('lets the event loop run during a long run of link-free calls', async () => {
+    const dir = temp();
+    let ran = false;
+    setImmediate(() => (ran = true));
+    const start = performance.now();
+    while (!ran && performance.now() - start < 5000) await fs.inspect(dir);
+    expect(ran).toBe(true);
+  });
 });
