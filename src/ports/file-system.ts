@@ -109,7 +109,8 @@ export interface FileSystem {
    * The direct entries of dir with their kinds and sizes, without following links and
    * without reading a body. At most `limit` entries are returned (the listing stops there, so a
    * huge directory costs no more memory than `limit` entries). Refused when dir is missing,
-   * is itself a link, is not a directory, or was replaced while it was being listed.
+   * is itself a link, is not a directory, or changed while it was being listed (replaced, or
+   * an entry that cannot be described: gone before its lstat, or a name that is not UTF-8).
    */
   listEntries(dir: string, options: { readonly limit: number }): Promise<DirectoryListing>;
   /**

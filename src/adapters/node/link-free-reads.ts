@@ -104,8 +104,11 @@ export async function listNodeEntries(dir: string, limit: number): Promise<Direc
         truncated = true;
         break;
       }
+      // An entry that vanished since readdir (or whose name did not survive decoding) cannot
+      // be described, so the listing is refused rather than silently missing a file.
       const stats = lstatOrUndefined(`${dir}/${dirent.name}`);
-      if (stats) entries.push({ name: dirent.name, ...info(stats) });
+      if (!stats) return { status: 'refused', reason: 'changed' };
+      entries.push({ name: dirent.name, ...info(stats) });
       if (entries.length % 256 === 0) await yieldIfDue();
     }
   } finally {

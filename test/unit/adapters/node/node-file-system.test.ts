@@ -212,4 +212,12 @@ describe('NodeFileSystem', () => {
     while (!ran && performance.now() - start < 5000) await fs.inspect(dir);
     expect(ran).toBe(true);
   });
+
+  it('refuses a listing with an entry it cannot describe (a file name that is not UTF-8) instead of leaving it out', async () => {
+    const dir = temp();
+    await mkdir(`${dir}/d`);
+    await writeFile(`${dir}/d/ok.md`, 'ok');
+    await writeFile(Buffer.concat([Buffer.from(`${dir}/d/`), Buffer.from([0x66, 0xff])]), 'latin1 name');
+    expect(await fs.listEntries(`${dir}/d`, { limit: 10 })).toEqual({ status: 'refused', reason: 'changed' });
+  });
 });

@@ -149,6 +149,21 @@ describe('PmMcpSkillRegistry limits', () => {
     expect(fs.bodyReads).toBe(1);
   });
 
+  it.each([
+    ['a file over 16 MiB', (fs: ReturnType<typeof newFs>) => writeSkill(fs, WORKSPACE_DIR, 'a', { 'f.bin': zeros(16 * MIB + 1) }), 'resource-bytes'],
+    ['a skill over 16 MiB', (fs: ReturnType<typeof newFs>) => writeSkill(fs, WORKSPACE_DIR, 'a', { 'f.bin': zeros(9 * MIB), 'g.bin': zeros(9 * MIB) }), 'skill-bytes'],
+    ['513 files', (fs: ReturnType<typeof newFs>) => writeSkill(fs, WORKSPACE_DIR, 'a', Object.fromEntries(Array.from({ length: 512 }, (_, i) => [`f${i}`, 'x']))), 'resource-count'],
+    ['101 candidates', (fs: ReturnType<typeof newFs>) => Array.from({ length: 101 }, (_, i) => writeSkill(fs, WORKSPACE_DIR, `s${i}`)), 'origin-candidates'],
+    ['skills over 32 MiB together', (fs: ReturnType<typeof newFs>) => ['a', 'b', 'c'].forEach((n) => writeSkill(fs, WORKSPACE_DIR, n, { 'f.bin': zeros(11 * MIB) })), 'origin-bytes'],
+  ])('rejects a workspace with %s without a single body read', async (_label, plant, rule) => {
+    const fs = newFs();
+    plant(fs);
+    const registry = await load(fs, { packageSkillsDir: undefined });
+    expect(registry.size).toBe(0);
+    expect(registry.diagnostics.map((d) => d.rule)).toEqual([rule]);
+    expect(fs.bodyReads).toBe(0);
+  });
+
   it('lets a host tighten the limits', async () => {
     const fs = newFs();
     writeSkill(fs, WORKSPACE_DIR, 'three', { 'a.md': 'a', 'b.md': 'b' });
