@@ -11,6 +11,63 @@ export interface DirectoryEntry {
   readonly signature: FileSignature;
 }
 
+/** What a directory entry is, seen without following links (lstat semantics). */
+export type FileNodeKind = 'file' | 'directory' | 'symlink' | 'other';
+
+/**
+ * One node's metadata, read without opening its body. `size` is the byte length for a file
+ * (for links and directories it is whatever the platform reports and means nothing). `id`
+ * names the node itself (device and inode on POSIX), so a later read can prove it opened the
+ * very node that was listed, not a link or another file put in its place. It names the node,
+ * not its content: an in-place edit keeps the id (the reader digests what it read).
+ */
+export interface FileNodeInfo {
+  readonly kind: FileNodeKind;
+  readonly size: number;
+  readonly id: string;
+}
+
+/** A direct entry of a directory listing. */
+export interface FileNodeEntry extends FileNodeInfo {
+  readonly name: string;
+}
+
+/** Why a link-free listing was refused. */
+export type DirectoryRefusal = 'missing' | 'symlink' | 'not-a-directory' | 'changed';
+
+/** A directory's direct entries, or why they were not listed. */
+export type DirectoryListing =
+  | {
+      readonly status: 'listed';
+      /** The listed directory's own node id. */
+      readonly id: string;
+      /** At most `limit` entries, in no particular order. */
+      readonly entries: readonly FileNodeEntry[];
+      /** True when the directory holds more than `limit` entries (the rest were not read). */
+      readonly truncated: boolean;
+    }
+  | { readonly status: 'refused'; readonly reason: DirectoryRefusal };
+
+/** Why a raw read was refused. */
+export type RawReadRefusal = 'missing' | 'symlink' | 'not-a-file' | 'too-large' | 'changed';
+
+/** A file's raw bytes, or why they were not read. */
+export type RawFileRead =
+  | { readonly status: 'read'; readonly bytes: Uint8Array }
+  | { readonly status: 'refused'; readonly reason: RawReadRefusal };
+
+/** What a raw read must find: at most `maxBytes`, and (when given) the node listed as `id`. */
+export interface RawReadExpectation {
+  readonly maxBytes: number;
+  readonly id?: string;
+  /**
+   * Where to put the body: a buffer of at least `maxBytes + 1` bytes (the extra byte lets one
+   * read call also prove the file ends there). The bytes returned are then a view of its start,
+   * and nothing is allocated per read; without it the adapter allocates.
+   */
+  readonly into?: Uint8Array;
+}
+
 /** A change seen under a watched directory: the entry name, or undefined when unknown. */
 export type WatchListener = (name: string | undefined) => void;
 
@@ -42,4 +99,24 @@ export interface FileSystem {
   ensureDir(path: string): Promise<void>;
   /** Watches a directory's direct entries; returns the function that stops watching. */
   watch(dir: string, listener: WatchListener): () => void;
+
+  // Link-free access for content the project does not trust (seed 000 "Skills over MCP":
+  // symbolic links are rejected and budgets are reserved from metadata before a body is read).
+
+  /** The node at path without following a final symbolic link (lstat), or undefined when missing. */
+  inspect(path: string): Promise<FileNodeInfo | undefined>;
+  /**
+   * The direct entries of dir with their kinds and sizes, without following links and
+   * without reading a body. At most `limit` entries are returned (the listing stops there, so a
+   * huge directory costs no more memory than `limit` entries). Refused when dir is missing,
+   * is itself a link, is not a directory, or changed while it was being listed (replaced, or
+   * an entry that cannot be described: gone before its lstat, or a name that is not UTF-8).
+   */
+  listEntries(dir: string, options: { readonly limit: number }): Promise<DirectoryListing>;
+  /**
+   * A regular file's raw bytes. Never follows a link in the final component, even one put
+   * there after the file was listed; refuses a body over `maxBytes` (before reading it) and,
+   * when `id` is given, any node other than the one listed under that id.
+   */
+  readBytes(path: string, expect: RawReadExpectation): Promise<RawFileRead>;
 }

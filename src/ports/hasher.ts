@@ -1,5 +1,10 @@
-/** SHA-256 digests for revision digests and the history hash chain. */
+/** SHA-256 digests for revision digests, the history hash chain and skill file digests. */
 export interface Hasher {
   /** Lowercase hex SHA-256 of the UTF-8 encoding of text. */
   sha256Hex(text: string): string;
+  /**
+   * Lowercase hex SHA-256 of raw bytes. Skill files are digested over exactly the bytes that
+   * are served, which need not be UTF-8 (SEP-2640 "Integrity").
+   */
+  sha256HexBytes(bytes: Uint8Array): string;
 }

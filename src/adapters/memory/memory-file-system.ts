@@ -1,28 +1,50 @@
-import type { DirectoryEntry, FileSignature, FileSystem, WatchListener } from '../../ports/file-system.js';
+import type { DirectoryEntry, DirectoryListing, FileNodeEntry, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
+import { MemoryNodeTree } from './memory-node-tree.js';
 
 interface Node {
   content: string;
+  /** Set for files written as bytes (possibly not UTF-8); `content` is then their lossy decoding. */
+  raw?: Uint8Array;
+  size: number;
   mtimeMs: number;
   ino: number;
 }
 
+const encoder = new TextEncoder();
+
 /**
  * An in-memory FileSystem for unit tests and embedding. Paths are '/'-separated; directories
  * are implied by files and by ensureDir. Atomic writes get a fresh inode like a rename would.
+ *
+ * Symbolic links and special nodes (a FIFO or socket) exist for the link-free reads: they are
+ * made with the `symlink` and `makeSpecial` test helpers, and only `inspect`, `listEntries` and
+ * `readBytes` resolve them (links in leading path components are followed, as the kernel
+ * would; a final link is reported, never followed). Every call that reads a body is counted in
+ * `bodyReads`, so a test can prove that a decision was taken from metadata alone.
  */
 export class MemoryFileSystem implements FileSystem {
   private readonly files = new Map<string, Node>();
   private readonly dirs = new Set<string>(['/']);
+  private readonly tree = new MemoryNodeTree();
   private readonly watchers = new Map<string, Set<WatchListener>>();
   private nextIno = 1;
   private tick = 0;
+  private reads = 0;
+
+  /** Test helper: how many calls read a file body (readText, readTextRange, readBytes). */
+  get bodyReads(): number {
+    return this.reads;
+  }
 
   async readText(path: string): Promise<string | undefined> {
+    this.reads++;
     return this.files.get(path)?.content;
   }
 
   async readTextRange(path: string, start: number, end?: number): Promise<string> {
-    const bytes = new TextEncoder().encode(this.files.get(path)?.content ?? '');
+    this.reads++;
+    const node = this.files.get(path);
+    const bytes = node?.raw ?? encoder.encode(node?.content ?? '');
     return new TextDecoder().decode(bytes.slice(start, end));
   }
 
@@ -42,12 +64,15 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async remove(path: string): Promise<void> {
-    if (this.files.delete(path)) this.notify(path);
+    if (this.files.delete(path)) {
+      this.tree.forget(path);
+      this.notify(path);
+    }
   }
 
   async stat(path: string): Promise<FileSignature | undefined> {
     const node = this.files.get(path);
-    return node ? { size: new TextEncoder().encode(node.content).length, mtimeMs: node.mtimeMs, ino: node.ino } : undefined;
+    return node ? { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino } : undefined;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -65,7 +90,63 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async ensureDir(path: string): Promise<void> {
-    for (let p = trim(path); p && p !== '/'; p = p.slice(0, p.lastIndexOf('/')) || '/') this.dirs.add(p);
+    this.addDirs(path);
+  }
+
+  async inspect(path: string): Promise<FileNodeInfo | undefined> {
+    const resolved = this.tree.resolveParents(trim(path));
+    return resolved === undefined ? undefined : this.infoOf(resolved);
+  }
+
+  async listEntries(dir: string, options: { readonly limit: number }): Promise<DirectoryListing> {
+    const resolved = this.tree.resolveParents(trim(dir));
+    const node = resolved === undefined ? undefined : this.infoOf(resolved);
+    if (!node || resolved === undefined) return { status: 'refused', reason: 'missing' };
+    if (node.kind === 'symlink') return { status: 'refused', reason: 'symlink' };
+    if (node.kind !== 'directory') return { status: 'refused', reason: 'not-a-directory' };
+    const names = this.tree.childrenOf(resolved);
+    const entries: FileNodeEntry[] = [];
+    for (const name of names.slice(0, options.limit)) {
+      entries.push({ name, ...this.infoOf(resolved === '/' ? `/${name}` : `${resolved}/${name}`)! });
+    }
+    return { status: 'listed', id: node.id, entries, truncated: names.length > options.limit };
+  }
+
+  async readBytes(path: string, expect: RawReadExpectation): Promise<RawFileRead> {
+    this.reads++;
+    const resolved = this.tree.resolveParents(trim(path));
+    const info = resolved === undefined ? undefined : this.infoOf(resolved);
+    if (!info || resolved === undefined) return { status: 'refused', reason: 'missing' };
+    if (info.kind === 'symlink') return { status: 'refused', reason: 'symlink' };
+    if (info.kind !== 'file') return { status: 'refused', reason: 'not-a-file' };
+    if (expect.id !== undefined && expect.id !== info.id) return { status: 'refused', reason: 'changed' };
+    if (info.size > expect.maxBytes) return { status: 'refused', reason: 'too-large' };
+    const node = this.files.get(resolved)!;
+    const bytes = node.raw ? node.raw.slice() : encoder.encode(node.content);
+    if (!expect.into || expect.into.length <= bytes.length) return { status: 'read', bytes };
+    expect.into.set(bytes);
+    return { status: 'read', bytes: expect.into.subarray(0, bytes.length) };
+  }
+
+  /** Test helper: writes raw bytes (which need not be UTF-8) as a file with a new inode. */
+  writeBytes(path: string, bytes: Uint8Array): void {
+    this.put(path, new TextDecoder().decode(bytes), true, bytes.slice());
+  }
+
+  /** Test helper: a symbolic link at `path` pointing at `target` (absolute, or relative to the link's directory). */
+  symlink(target: string, path: string): void {
+    const at = trim(path);
+    this.files.delete(at);
+    this.addDirs(parentOf(at));
+    this.tree.addLink(at, target, String(this.nextIno++));
+  }
+
+  /** Test helper: a node that is neither file, directory nor link (a FIFO or a socket). */
+  makeSpecial(path: string): void {
+    const at = trim(path);
+    this.files.delete(at);
+    this.addDirs(parentOf(at));
+    this.tree.addSpecial(at, String(this.nextIno++));
   }
 
   watch(dir: string, listener: WatchListener): () => void {
@@ -89,11 +170,27 @@ export class MemoryFileSystem implements FileSystem {
     return [...this.files.keys()].sort();
   }
 
-  private put(path: string, content: string, newInode: boolean): void {
+  private put(path: string, content: string, newInode: boolean, raw?: Uint8Array): void {
     const old = this.files.get(path);
-    this.files.set(path, { content, mtimeMs: ++this.tick, ino: newInode || !old ? this.nextIno++ : old.ino });
-    void this.ensureDir(path.slice(0, path.lastIndexOf('/')) || '/');
+    const size = raw ? raw.length : encoder.encode(content).length;
+    this.files.set(path, { content, ...(raw ? { raw } : {}), size, mtimeMs: ++this.tick, ino: newInode || !old ? this.nextIno++ : old.ino });
+    this.addDirs(parentOf(path));
+    this.tree.addFile(path);
     this.notify(path);
+  }
+
+  private addDirs(path: string): void {
+    for (let p = trim(path); p && p !== '/'; p = parentOf(p)) {
+      if (this.dirs.has(p)) break;
+      this.dirs.add(p);
+      this.tree.addDirectory(p, String(this.nextIno++));
+    }
+  }
+
+  private infoOf(path: string): FileNodeInfo | undefined {
+    const file = this.files.get(path);
+    if (file) return { kind: 'file', size: file.size, id: String(file.ino) };
+    return this.tree.infoOf(path);
   }
 
   private notify(path: string): void {
@@ -105,4 +202,8 @@ export class MemoryFileSystem implements FileSystem {
 
 function trim(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/')) || '/';
 }

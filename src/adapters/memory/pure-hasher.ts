@@ -17,7 +17,10 @@ const K = new Uint32Array([
  */
 export class PureSha256Hasher implements Hasher {
   sha256Hex(text: string): string {
-    const data = new TextEncoder().encode(text);
+    return this.sha256HexBytes(new TextEncoder().encode(text));
+  }
+
+  sha256HexBytes(data: Uint8Array): string {
     const bitLength = data.length * 8;
     const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
     padded.set(data);

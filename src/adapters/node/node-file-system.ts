@@ -1,6 +1,7 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DirectoryEntry, FileSignature, FileSystem, WatchListener } from '../../ports/file-system.js';
+import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
+import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.js';
 import { nodeCrypto } from './lazy-crypto.js';
 
 // node:fs/promises is reached through `fs.promises`, loaded on first use: loading it costs a
@@ -144,6 +145,18 @@ export class NodeFileSystem implements FileSystem {
 
   async ensureDir(path: string): Promise<void> {
     await fsp.mkdir(path, { recursive: true });
+  }
+
+  async inspect(path: string): Promise<FileNodeInfo | undefined> {
+    return inspectNode(path);
+  }
+
+  async listEntries(dir: string, options: { readonly limit: number }): Promise<DirectoryListing> {
+    return listNodeEntries(dir, options.limit);
+  }
+
+  async readBytes(path: string, expect: RawReadExpectation): Promise<RawFileRead> {
+    return readNodeBytes(path, expect);
   }
 
   watch(dir: string, listener: WatchListener): () => void {

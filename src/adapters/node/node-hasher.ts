@@ -6,4 +6,8 @@ export class NodeHasher implements Hasher {
   sha256Hex(text: string): string {
     return nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex');
   }
+
+  sha256HexBytes(bytes: Uint8Array): string {
+    return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
+  }
 }

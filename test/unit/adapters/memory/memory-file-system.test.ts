@@ -1,4 +1,20 @@
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
+import { describeFileSystemContract } from '../file-system-contract.js';
+
+describeFileSystemContract('MemoryFileSystem', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.ensureDir('/root');
+  return {
+    fs,
+    root: '/root',
+    writeBytes: async (path, bytes) => fs.writeBytes(path, bytes),
+    mkdir: (path) => fs.ensureDir(path),
+    symlink: async (target, path) => fs.symlink(target, path),
+    special: async (path) => fs.makeSpecial(path),
+    removeFile: (path) => fs.remove(path),
+    replaceFile: async (path, bytes) => fs.writeBytes(path, bytes),
+  };
+});
 
 describe('MemoryFileSystem', () => {
   it('reports missing files like the node adapter does', async () => {
@@ -83,5 +99,49 @@ describe('MemoryFileSystem', () => {
     await fs.writeAtomic('/z', '1');
     await fs.writeAtomic('/a/b', '2');
     expect(fs.paths()).toEqual(['/a/b', '/z']);
+  });
+
+  it('counts every body read, and no metadata call reads a body', async () => {
+    const fs = new MemoryFileSystem();
+    fs.writeBytes('/s/a/SKILL.md', new Uint8Array([1, 2, 3]));
+    fs.symlink('/s/a', '/s/b');
+    await fs.listEntries('/s', { limit: 10 });
+    await fs.listEntries('/s/a', { limit: 10 });
+    await fs.inspect('/s/a/SKILL.md');
+    await fs.stat('/s/a/SKILL.md');
+    await fs.scan('/s/a');
+    expect(fs.bodyReads).toBe(0);
+    await fs.readBytes('/s/a/SKILL.md', { maxBytes: 10 });
+    await fs.readBytes('/s/b', { maxBytes: 10 });
+    await fs.readText('/s/a/SKILL.md');
+    await fs.readTextRange('/s/a/SKILL.md', 0, 1);
+    expect(fs.bodyReads).toBe(4);
+  });
+
+  it('hands out copies of raw bytes, so a reader cannot alter the stored file', async () => {
+    const fs = new MemoryFileSystem();
+    const source = new Uint8Array([0xff, 0x00]);
+    fs.writeBytes('/f', source);
+    source[0] = 1;
+    const first = await fs.readBytes('/f', { maxBytes: 2 });
+    if (first.status === 'read') first.bytes[1] = 9;
+    expect(await fs.readBytes('/f', { maxBytes: 2 })).toEqual({ status: 'read', bytes: new Uint8Array([0xff, 0x00]) });
+    expect((await fs.stat('/f'))!.size).toBe(2);
+  });
+
+  it('gives up on a link loop instead of resolving forever', async () => {
+    const fs = new MemoryFileSystem();
+    fs.symlink('/loop/b', '/loop/a');
+    fs.symlink('/loop/a', '/loop/b');
+    expect(await fs.readBytes('/loop/a/x', { maxBytes: 1 })).toEqual({ status: 'refused', reason: 'missing' });
+    expect(await fs.listEntries('/loop/a/x', { limit: 1 })).toEqual({ status: 'refused', reason: 'missing' });
+    expect(await fs.inspect('/loop/a')).toMatchObject({ kind: 'symlink' });
+  });
+
+  it('resolves relative link targets against the link\'s directory', async () => {
+    const fs = new MemoryFileSystem();
+    fs.writeBytes('/t/real/f.md', new TextEncoder().encode('f'));
+    fs.symlink('../real', '/t/alias/up');
+    expect(await fs.inspect('/t/alias/up/f.md')).toEqual(await fs.inspect('/t/real/f.md'));
   });
 });

@@ -22,4 +22,18 @@ describe('PureSha256Hasher', () => {
     expect(hasher.sha256Hex('é')).not.toBe(hasher.sha256Hex('e\u0301'));
     expect(hasher.sha256Hex('🙂')).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it.each([
+    [[0x00], '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d'],
+    [[0xff], 'a8100ae6aa1940d0b663bb31cd466142ebbdbd5187131b92d93818987832eb89'],
+    [[0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a], 'ea3948106c12d96eaf84d4bb8be214b194c3442acb99a3005251960b0ec2ba63'],
+  ])('hashes raw bytes %j (not UTF-8, BOM and CRLF kept) to their known SHA-256', (bytes, hex) => {
+    expect(hasher.sha256HexBytes(new Uint8Array(bytes))).toBe(hex);
+  });
+
+  it('hashes the bytes of text exactly like the text itself', () => {
+    for (const text of ['', 'abc', '€🙂', 'x'.repeat(200)]) {
+      expect(hasher.sha256HexBytes(new TextEncoder().encode(text))).toBe(hasher.sha256Hex(text));
+    }
+  });
 });

@@ -1,6 +1,40 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NodeFileSystem } from '../../../../src/adapters/node/node-file-system.js';
 import { useTempDir } from '../../../support/temp-dir.js';
+import { describeFileSystemContract } from '../file-system-contract.js';
+
+const contractDirs: string[] = [];
+afterEach(async () => {
+  for (const dir of contractDirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describeFileSystemContract('NodeFileSystem', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'pm-nodefs-contract-'));
+  contractDirs.push(root);
+  return {
+    fs: new NodeFileSystem(),
+    root,
+    writeBytes: async (path, bytes) => {
+      await mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
+      await writeFile(path, bytes);
+    },
+    mkdir: async (path) => {
+      await mkdir(path, { recursive: true });
+    },
+    symlink: (target, path) => symlink(target, path),
+    special: async (path) => {
+      execFileSync('mkfifo', [path]);
+    },
+    removeFile: (path) => unlink(path),
+    replaceFile: async (path, bytes) => {
+      await writeFile(`${path}.tmp`, bytes);
+      await rename(`${path}.tmp`, path);
+    },
+  };
+});
 
 describe('NodeFileSystem', () => {
   const temp = useTempDir('pm-nodefs-');
@@ -152,5 +186,51 @@ describe('NodeFileSystem', () => {
   it('watching a missing directory is a no-op that can be stopped', () => {
     const stop = fs.watch(`${temp()}/missing`, () => undefined);
     expect(() => stop()).not.toThrow();
+  });
+
+  it('refuses a listing whose directory was swapped for a link to elsewhere, and pins reads made through it', async () => {
+    const dir = temp();
+    await mkdir(`${dir}/skill/refs`, { recursive: true });
+    await writeFile(`${dir}/skill/refs/a.md`, 'inside');
+    await mkdir(`${dir}/elsewhere`);
+    await writeFile(`${dir}/elsewhere/a.md`, 'secret');
+    const listed = await fs.listEntries(`${dir}/skill/refs`, { limit: 10 });
+    if (listed.status !== 'listed') throw new Error(listed.reason);
+    const entry = listed.entries.find((e) => e.name === 'a.md')!;
+    await rename(`${dir}/skill/refs`, `${dir}/skill/refs-moved`);
+    await symlink(`${dir}/elsewhere`, `${dir}/skill/refs`);
+    expect(await fs.listEntries(`${dir}/skill/refs`, { limit: 10 })).toEqual({ status: 'refused', reason: 'symlink' });
+    expect(await fs.readBytes(`${dir}/skill/refs/a.md`, { maxBytes: 100, id: entry.id })).toEqual({ status: 'refused', reason: 'changed' });
+  });
+
+  it('refuses a file that grew after it was measured without reading past the reserved size', async () => {
+    const dir = temp();
+    await writeFile(`${dir}/f`, 'abc');
+    const before = (await fs.inspect(`${dir}/f`))!;
+    await writeFile(`${dir}/f`, 'abcdef', { flag: 'a' });
+    expect(await fs.readBytes(`${dir}/f`, { maxBytes: before.size, id: before.id })).toEqual({ status: 'refused', reason: 'too-large' });
+  });
+
+  it('opens a FIFO without blocking and refuses it', async () => {
+    const dir = temp();
+    execFileSync('mkfifo', [`${dir}/pipe`]);
+    expect(await fs.readBytes(`${dir}/pipe`, { maxBytes: 10 })).toEqual({ status: 'refused', reason: 'not-a-file' });
+  });
+
+  it('lets the event loop run during a long run of link-free calls', async () => {
+    const dir = temp();
+    let ran = false;
+    setImmediate(() => (ran = true));
+    const start = performance.now();
+    while (!ran && performance.now() - start < 5000) await fs.inspect(dir);
+    expect(ran).toBe(true);
+  });
+
+  it('refuses a listing with an entry it cannot describe (a file name that is not UTF-8) instead of leaving it out', async () => {
+    const dir = temp();
+    await mkdir(`${dir}/d`);
+    await writeFile(`${dir}/d/ok.md`, 'ok');
+    await writeFile(Buffer.concat([Buffer.from(`${dir}/d/`), Buffer.from([0x66, 0xff])]), 'latin1 name');
+    expect(await fs.listEntries(`${dir}/d`, { limit: 10 })).toEqual({ status: 'refused', reason: 'changed' });
   });
 });

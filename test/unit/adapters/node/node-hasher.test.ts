@@ -51,4 +51,23 @@ describe('NodeHasher', () => {
       expect(pure.sha256Hex(text)).toBe(expected);
     }
   });
+
+  it('agrees with PureSha256Hasher and node:crypto on random raw bytes, invalid UTF-8 included', () => {
+    const random = seeded(2640);
+    for (let i = 0; i < 300; i++) {
+      const bytes = new Uint8Array(Math.floor(random() * 300));
+      for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(random() * 256);
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      expect(node.sha256HexBytes(bytes)).toBe(expected);
+      expect(pure.sha256HexBytes(bytes)).toBe(expected);
+    }
+  });
+
+  it('hashes the bytes of a view, not its whole underlying buffer', () => {
+    const buffer = new Uint8Array([1, 2, 3, 4, 5, 6]);
+    const view = buffer.subarray(2, 4);
+    const expected = createHash('sha256').update(Buffer.from([3, 4])).digest('hex');
+    expect(node.sha256HexBytes(view)).toBe(expected);
+    expect(pure.sha256HexBytes(view)).toBe(expected);
+  });
 });

@@ -1,5 +1,5 @@
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
-import type { DirectoryEntry, FileSignature, FileSystem, WatchListener } from '../../../../src/ports/file-system.js';
+import type { DirectoryEntry, FileSignature, FileSystem, RawReadExpectation, WatchListener } from '../../../../src/ports/file-system.js';
 import { ManualClock } from '../../../../src/adapters/memory/manual-clock.js';
 import type { PmMcpChange } from '../../../../src/domain/mcp/index.js';
 import { pmItemIdOfFileName, PmMcpTrackerChangeSource } from '../../../../src/domain/mcp-tracker/index.js';
@@ -37,6 +37,9 @@ class ScriptedWatchFs implements FileSystem {
   remove(path: string) { return this.inner.remove(path); }
   isDirectory(path: string) { return this.inner.isDirectory(path); }
   ensureDir(path: string) { return this.inner.ensureDir(path); }
+  inspect(path: string) { return this.inner.inspect(path); }
+  listEntries(dir: string, options: { readonly limit: number }) { return this.inner.listEntries(dir, options); }
+  readBytes(path: string, expect: RawReadExpectation) { return this.inner.readBytes(path, expect); }
   async stat(path: string): Promise<FileSignature | undefined> {
     this.stats++;
     return this.inner.stat(path);

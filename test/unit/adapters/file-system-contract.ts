@@ -1,0 +1,170 @@
+import type { FileSystem } from '../../../src/ports/file-system.js';
+
+/** What a FileSystem adapter's contract run needs: the adapter and ways to build a tree. */
+export interface FileSystemContractSubject {
+  readonly fs: FileSystem;
+  /** An existing, empty directory. */
+  readonly root: string;
+  writeBytes(path: string, bytes: Uint8Array): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  symlink(target: string, path: string): Promise<void>;
+  /** A node that is neither file, directory nor link (a FIFO). */
+  special(path: string): Promise<void>;
+  removeFile(path: string): Promise<void>;
+  /** Replaces a file by a new node (temp file renamed over it, as editors and git do). */
+  replaceFile(path: string, bytes: Uint8Array): Promise<void>;
+}
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+const text = (value: string) => new TextEncoder().encode(value);
+const BOM_CRLF = bytes(0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a, 0x62);
+const NOT_UTF8 = bytes(0xff, 0xfe, 0x00, 0xc3, 0x28);
+
+/**
+ * The shared contract of the FileSystem port's link-free reads, run against the node adapter
+ * (real files in a temp dir) and the in-memory one, so the fakes the domain tests use behave
+ * like the real thing.
+ */
+export function describeFileSystemContract(label: string, subject: () => Promise<FileSystemContractSubject>): void {
+  describe(`${label}: FileSystem link-free reads (contract)`, () => {
+    let s: FileSystemContractSubject;
+    let root: string;
+    beforeEach(async () => {
+      s = await subject();
+      root = s.root;
+    });
+
+    async function tree(): Promise<void> {
+      await s.mkdir(`${root}/dir/sub`);
+      await s.writeBytes(`${root}/dir/a.md`, text('hello'));
+      await s.writeBytes(`${root}/dir/bom.md`, BOM_CRLF);
+      await s.writeBytes(`${root}/dir/empty`, bytes());
+      await s.writeBytes(`${root}/outside.txt`, text('secret!'));
+      await s.symlink(`${root}/outside.txt`, `${root}/dir/link-to-file`);
+      await s.symlink(`${root}/dir/sub`, `${root}/dir/link-to-dir`);
+      await s.symlink(`${root}/nowhere`, `${root}/dir/dangling`);
+      await s.special(`${root}/dir/fifo`);
+    }
+
+    it('inspects a node without following a final link', async () => {
+      await tree();
+      expect(await s.fs.inspect(`${root}/dir/a.md`)).toMatchObject({ kind: 'file', size: 5 });
+      expect(await s.fs.inspect(`${root}/dir`)).toMatchObject({ kind: 'directory' });
+      expect(await s.fs.inspect(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
+      expect(await s.fs.inspect(`${root}/dir/link-to-dir`)).toMatchObject({ kind: 'symlink' });
+      expect(await s.fs.inspect(`${root}/dir/dangling`)).toMatchObject({ kind: 'symlink' });
+      expect(await s.fs.inspect(`${root}/dir/fifo`)).toMatchObject({ kind: 'other' });
+      expect(await s.fs.inspect(`${root}/missing`)).toBeUndefined();
+      expect(await s.fs.inspect(`${root}/dir/a.md/below-a-file`)).toBeUndefined();
+    });
+
+    it('lists direct entries with kinds, byte sizes and node ids, links reported as links', async () => {
+      await tree();
+      const listing = await s.fs.listEntries(`${root}/dir`, { limit: 100 });
+      if (listing.status !== 'listed') throw new Error(`refused: ${listing.reason}`);
+      expect(listing.truncated).toBe(false);
+      expect(listing.id).toBe((await s.fs.inspect(`${root}/dir`))!.id);
+      const byName = Object.fromEntries(listing.entries.map((e) => [e.name, e]));
+      expect(Object.keys(byName).sort()).toEqual(['a.md', 'bom.md', 'dangling', 'empty', 'fifo', 'link-to-dir', 'link-to-file', 'sub']);
+      expect(byName['a.md']).toMatchObject({ kind: 'file', size: 5 });
+      expect(byName['bom.md']).toMatchObject({ kind: 'file', size: BOM_CRLF.length });
+      expect(byName['empty']).toMatchObject({ kind: 'file', size: 0 });
+      expect(byName['sub']).toMatchObject({ kind: 'directory' });
+      expect(byName['link-to-file']).toMatchObject({ kind: 'symlink' });
+      expect(byName['link-to-dir']).toMatchObject({ kind: 'symlink' });
+      expect(byName['dangling']).toMatchObject({ kind: 'symlink' });
+      expect(byName['fifo']).toMatchObject({ kind: 'other' });
+      for (const entry of listing.entries) expect(entry.id).toBe((await s.fs.inspect(`${root}/dir/${entry.name}`))!.id);
+      expect(new Set(listing.entries.map((e) => e.id)).size).toBe(listing.entries.length);
+    });
+
+    it('refuses to list a missing path, a file, or a directory that is itself a link', async () => {
+      await tree();
+      expect(await s.fs.listEntries(`${root}/missing`, { limit: 10 })).toEqual({ status: 'refused', reason: 'missing' });
+      expect(await s.fs.listEntries(`${root}/missing/deeper`, { limit: 10 })).toEqual({ status: 'refused', reason: 'missing' });
+      expect(await s.fs.listEntries(`${root}/dir/a.md`, { limit: 10 })).toEqual({ status: 'refused', reason: 'not-a-directory' });
+      expect(await s.fs.listEntries(`${root}/dir/link-to-dir`, { limit: 10 })).toEqual({ status: 'refused', reason: 'symlink' });
+      expect(await s.fs.listEntries(`${root}/dir/dangling`, { limit: 10 })).toEqual({ status: 'refused', reason: 'symlink' });
+    });
+
+    it('stops a listing at its limit and says it was truncated', async () => {
+      for (let i = 0; i < 5; i++) await s.writeBytes(`${root}/many/f${i}`, text(String(i)));
+      const cut = await s.fs.listEntries(`${root}/many`, { limit: 3 });
+      expect(cut).toMatchObject({ status: 'listed', truncated: true });
+      expect(cut.status === 'listed' && cut.entries.length).toBe(3);
+      const whole = await s.fs.listEntries(`${root}/many`, { limit: 5 });
+      expect(whole).toMatchObject({ status: 'listed', truncated: false });
+      expect(whole.status === 'listed' && whole.entries.length).toBe(5);
+      expect(await s.fs.listEntries(`${root}/many`, { limit: 0 })).toMatchObject({ status: 'listed', truncated: true, entries: [] });
+    });
+
+    it('lists an empty directory as empty', async () => {
+      await s.mkdir(`${root}/void`);
+      expect(await s.fs.listEntries(`${root}/void`, { limit: 10 })).toMatchObject({ status: 'listed', entries: [], truncated: false });
+    });
+
+    it('reads raw bytes exactly: BOM, CRLF, invalid UTF-8 and empty files', async () => {
+      await tree();
+      await s.writeBytes(`${root}/dir/binary`, NOT_UTF8);
+      expect(await s.fs.readBytes(`${root}/dir/bom.md`, { maxBytes: 100 })).toEqual({ status: 'read', bytes: BOM_CRLF });
+      expect(await s.fs.readBytes(`${root}/dir/binary`, { maxBytes: 100 })).toEqual({ status: 'read', bytes: NOT_UTF8 });
+      expect(await s.fs.readBytes(`${root}/dir/empty`, { maxBytes: 0 })).toEqual({ status: 'read', bytes: bytes() });
+    });
+
+    it('refuses to read through a final link, a missing path, a directory or a special node', async () => {
+      await tree();
+      expect(await s.fs.readBytes(`${root}/dir/link-to-file`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'symlink' });
+      expect(await s.fs.readBytes(`${root}/dir/dangling`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'symlink' });
+      expect(await s.fs.readBytes(`${root}/dir/nope`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'missing' });
+      expect(await s.fs.readBytes(`${root}/dir/a.md/x`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'missing' });
+      expect(await s.fs.readBytes(`${root}/dir/sub`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'not-a-file' });
+      expect(await s.fs.readBytes(`${root}/dir/fifo`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'not-a-file' });
+    });
+
+    it('reads into a caller buffer of maxBytes + 1 bytes, returning a view of it', async () => {
+      await tree();
+      const into = new Uint8Array(8).fill(7);
+      const read = await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, into: into.subarray(1, 7) });
+      expect(read).toEqual({ status: 'read', bytes: text('hello') });
+      expect(read.status === 'read' && read.bytes.buffer).toBe(into.buffer);
+      expect([...into]).toEqual([7, ...text('hello'), 7, 7]);
+      const small = await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, into: new Uint8Array(5) });
+      expect(small).toEqual({ status: 'read', bytes: text('hello') });
+    });
+
+    it('refuses a body over maxBytes and accepts one exactly at it', async () => {
+      await tree();
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 4 })).toEqual({ status: 'refused', reason: 'too-large' });
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5 })).toEqual({ status: 'read', bytes: text('hello') });
+    });
+
+    it('pins a read to the listed node: a file replaced by another node after listing is refused', async () => {
+      await tree();
+      const listing = await s.fs.listEntries(`${root}/dir`, { limit: 100 });
+      const listed = listing.status === 'listed' ? listing.entries.find((e) => e.name === 'a.md')! : undefined;
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, id: listed!.id })).toEqual({ status: 'read', bytes: text('hello') });
+      await s.replaceFile(`${root}/dir/a.md`, text('HELLO'));
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 5, id: listed!.id })).toEqual({ status: 'refused', reason: 'changed' });
+    });
+
+    it('never follows a link put in place of a listed file', async () => {
+      await tree();
+      const before = (await s.fs.inspect(`${root}/dir/a.md`))!;
+      await s.removeFile(`${root}/dir/a.md`);
+      await s.symlink(`${root}/outside.txt`, `${root}/dir/a.md`);
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 100, id: before.id })).toEqual({ status: 'refused', reason: 'symlink' });
+      expect(await s.fs.readBytes(`${root}/dir/a.md`, { maxBytes: 100 })).toEqual({ status: 'refused', reason: 'symlink' });
+    });
+
+    it('follows links in leading components like the kernel, but the node id still pins the read', async () => {
+      await tree();
+      await s.writeBytes(`${root}/dir/sub/inner.md`, text('inner'));
+      await s.writeBytes(`${root}/dir/sub/other.md`, text('other'));
+      const inner = (await s.fs.inspect(`${root}/dir/sub/inner.md`))!;
+      const other = (await s.fs.inspect(`${root}/dir/sub/other.md`))!;
+      expect(await s.fs.inspect(`${root}/dir/link-to-dir/inner.md`)).toEqual(inner);
+      expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: inner.id })).toEqual({ status: 'read', bytes: text('inner') });
+      expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: other.id })).toEqual({ status: 'refused', reason: 'changed' });
+    });
+  });
+}
