@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench:http`: the MCP HTTP benchmark of issue 4 ("Performance (benchmark)"). In one
-// run, side by side, three real server processes on 127.0.0.1 (port 0):
+// `npm run bench:http`: the MCP HTTP benchmark (docs/BENCHMARKS.md "bench:http"). In one run,
+// side by side, three real server processes on 127.0.0.1 (port 0):
 //   pm        bin/pm-mcp-http.js (--no-init, PM_MCP_PROFILE, default core) over a seeded temp
 //             tracker;
 //   official  the official @modelcontextprotocol/server v2 over sessionless Streamable HTTP
@@ -17,7 +17,8 @@
 // request per server and method is also parsed and checked in full. Peak RSS is VmHWM from
 // /proc/<pid>/status at the end. Writes JSON to bench/results/.
 // Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
-// --connections=N (default 16).
+// --connections=N (default 16), --baseline=<bin/pm-mcp-http.js of another build> to run that
+// build side by side as "pm-baseline" over the same tracker (before/after in one run).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -41,7 +42,8 @@ const ITEMS = 200;
 const VERSION = '2026-07-28';
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
 const TARGETS = { listVsOfficial: 10, callVsOfficial: 5, vsFloor: 1 / 3, p99Ms: 10 };
-const NAMES = ['pm', 'official', 'floor'];
+const BASELINE = arg('baseline');
+const NAMES = ['pm', ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
 const KINDS = ['list', 'call'];
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-bench-http-'));
@@ -122,7 +124,7 @@ function checksFor(toolCount) {
     call: (m) => m.error === undefined && m.result !== undefined && m.result.isError !== true && m.result.structuredContent?.item !== undefined,
   };
   const fixed = (m) => m.error === undefined && m.result?.resultType === 'complete';
-  return { pm: full, official: full, floor: { list: fixed, call: fixed } };
+  return { pm: full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
 }
 
 /** The cheap per-response check autocannon runs on every body (the client must not be the bottleneck). */
@@ -218,6 +220,9 @@ function report(result) {
   line('tools/call req/s pm/floor', r.callVsFloor, '>= 0.33x', r.callVsFloor >= TARGETS.vsFloor);
   line('tools/list p99 (pm)', tp.list.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.list.pm.p99Ms < TARGETS.p99Ms, 'ms');
   line('tools/call p99 (pm)', tp.call.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.call.pm.p99Ms < TARGETS.p99Ms, 'ms');
+  if (BASELINE) {
+    console.log(`\nAgainst the baseline (${BASELINE}): tools/list ${x(r.listVsBaseline)}, tools/call ${x(r.callVsBaseline)}; baseline/official: tools/list ${x(r.baselineListVsOfficial)}, tools/call ${x(r.baselineCallVsOfficial)}`);
+  }
 }
 
 const servers = {};
@@ -248,6 +253,11 @@ try {
   if (!callMessage.result || callMessage.result.isError) fail(`pm pm_get failed: ${JSON.stringify(callMessage)}`);
   writeFileSync(join(dir, 'reference.json'), JSON.stringify({ tools, callResult: { content: callMessage.result.content, structuredContent: callMessage.result.structuredContent } }));
 
+  if (BASELINE) {
+    servers['pm-baseline'] = await startServer('pm-baseline', [BASELINE, '--host', '127.0.0.1', '--port', '0', '--no-init'], {
+      env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root },
+    });
+  }
   servers.official = await startServer('official', [join(here, 'reference', 'official-http-server.mjs'), join(dir, 'reference.json')]);
   servers.floor = await startServer('floor', [join(here, 'reference', 'floor-http-server.mjs')]);
 
@@ -306,6 +316,7 @@ try {
       client: 'autocannon 9 programmatic API, one client thread on the same machine, pipelining 1, verifyBody on every response',
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
+      ...(BASELINE ? { baseline: BASELINE } : {}),
       official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
       floor: 'node:http, read body, JSON.parse, fixed small result',
       rss: 'VmHWM from /proc/<pid>/status after all runs',
@@ -322,6 +333,14 @@ try {
       callVsOfficial: ratio(throughput.call.pm.rps, throughput.call.official.rps),
       listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
       callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
+      ...(BASELINE
+        ? {
+            listVsBaseline: ratio(throughput.list.pm.rps, throughput.list['pm-baseline'].rps),
+            callVsBaseline: ratio(throughput.call.pm.rps, throughput.call['pm-baseline'].rps),
+            baselineListVsOfficial: ratio(throughput.list['pm-baseline'].rps, throughput.list.official.rps),
+            baselineCallVsOfficial: ratio(throughput.call['pm-baseline'].rps, throughput.call.official.rps),
+          }
+        : {}),
     },
     targets: TARGETS,
   };
