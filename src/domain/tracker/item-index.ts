@@ -1,5 +1,6 @@
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import { PmError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { utf8Length } from '../util/utf8.js';
 import { sameSignature, toIndexEntry, type IndexEntry } from './index-entry.js';
 import { parseItem } from './item-codec.js';
@@ -33,15 +34,16 @@ export class ItemIndex {
   private readonly entries = new Map<string, IndexEntry>();
   private readonly unreadable = new Map<string, UnreadableItem>();
   private readonly dirty = new Set<string>();
-  private readonly intern = new StringPool();
   private changesOffset = 0;
   private loaded: Promise<void> | undefined;
   private stopWatch: (() => void) | undefined;
   private rescanNeeded = false;
 
+  /** @param intern the pool that shares the entries' repeated strings (tests pass a small one) */
   constructor(
     private readonly fs: FileSystem,
     private readonly paths: TrackerPaths,
+    private readonly intern = new StringPool(),
   ) {}
 
   /** Brings the index up to date with the files; call before every query. */
@@ -195,18 +197,18 @@ export class ItemIndex {
  * One shared copy of each repeated string value (statuses, types, people, tags, referenced
  * ids). A scan of 100k entries is bound by memory latency: comparing `status` against 'open'
  * in 100k entries reads 100k separate string objects unless they are one object that stays in
- * the CPU cache. Sharing made a filtered list at 100k items about 3x faster and saves memory.
+ * the CPU cache, so sharing makes filtered lists faster and saves memory (docs/BENCHMARKS.md,
+ * "Before and after the performance work"). A speed-up only: a string the pool forgot, or every
+ * string while caches are bypassed, is kept as its own equal copy, so results never change.
  */
-class StringPool {
-  private readonly pool = new Map<string, string>();
+export class StringPool {
+  /**
+   * @param strings the shared copy of each value, keyed by the value itself; a value it forgot
+   *   is shared anew from its next use (entries keep the copies they have)
+   */
+  constructor(private readonly strings = new BoundedCache<string, string>('index strings', MAX_POOLED_STRINGS)) {}
 
-  readonly one = (value: string): string => {
-    const known = this.pool.get(value);
-    if (known !== undefined) return known;
-    if (this.pool.size >= MAX_POOLED_STRINGS) this.pool.clear();
-    this.pool.set(value, value);
-    return value;
-  };
+  readonly one = (value: string): string => this.strings.getOrCreate(value, itself);
 
   optional(value: string | undefined): string | undefined {
     return value === undefined ? undefined : this.one(value);
@@ -217,7 +219,8 @@ class StringPool {
   }
 }
 
-/** Beyond this many distinct values the pool starts over (entries keep the copies they have). */
+const itself = (value: string): string => value;
+/** Far more distinct values than statuses, types, people and tags ever take, and a bound on memory. */
 const MAX_POOLED_STRINGS = 1_000_000;
 const EMPTY: readonly string[] = Object.freeze([]);
 
