@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:http`: the MCP HTTP benchmark of issue 4 ("Performance (benchmark)"). In one
+// `npm run bench:http`: the MCP HTTP benchmark (docs/BENCHMARKS.md "bench:http"). In one
 // run, side by side, three real server processes on 127.0.0.1 (port 0):
 //   pm        bin/pm-mcp-http.js (--no-init, PM_MCP_PROFILE, default core) over a seeded temp
 //             tracker;

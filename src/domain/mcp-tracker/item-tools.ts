@@ -8,9 +8,9 @@ import { renderItem } from './render.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * `pm_get` (one whole item) and `pm_history` (its append-only mutation log) — issue 3 tool
- * list. Both bound what they return: the latest comments and history lines, with totals, and
- * history patches only on request.
+ * `pm_get` (one whole item) and `pm_history` (its append-only mutation log). Both bound what
+ * they return, so one call stays small whatever the item's age: the latest comments and
+ * history lines, with totals, and history patches only on request.
  */
 
 /**
@@ -82,7 +82,8 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     name: 'pm_get',
     title: 'Get item',
     description: 'One item in full: fields, description, acceptance criteria, links, claim, closure and the latest comments. Use its revision as expectedRevision when you change it.',
-    // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id (routing/logging by proxies; spec-notes §6).
+    // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id, so proxies can route and log by item without
+    // reading the body (2026-07-28 `basic/transports/streamable-http`; seed 004 "Transport behavior").
     properties: { id: { ...idSchema(), 'x-mcp-header': 'Item-Id' }, comments: integerSchema(0, 50, 'Latest comments to include (default 10).') },
     required: ['id'],
     shape: { id: zId(), comments: zInt(0, 50).optional() },

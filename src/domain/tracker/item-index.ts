@@ -24,7 +24,8 @@ export interface UnreadableItem {
 }
 
 /**
- * The derived index behind list, next and search (issue 2, "Performance"). The item files are
+ * The derived index behind list, next and search (docs/TRACKER.md "The derived index"), so
+ * queries over many items scan memory instead of reading every file. The item files are
  * the source of truth: on first use every file's signature (size, mtime, inode) is checked
  * against the snapshot in the runtime area and only changed files are re-parsed; afterwards
  * the changes log written by every pm process and a directory watch (for edits made outside
@@ -228,7 +229,8 @@ const EMPTY: readonly string[] = Object.freeze([]);
  * Builds the entry of an item just read or written with every key present, in one fixed order
  * (the snapshot's order), sharing repeated strings. Entries of one shape (one V8 hidden class)
  * keep the property reads in list/next/search monomorphic; entries with absent optional keys
- * come in dozens of shapes, which made a scan of 100k entries several times slower.
+ * come in dozens of shapes, and a scan's property reads over them go polymorphic and slow
+ * (docs/BENCHMARKS.md "Before and after the performance work").
  */
 function uniformEntry(e: IndexEntry, strings: StringPool): IndexEntry {
   return {
@@ -258,9 +260,10 @@ type SnapshotEntry = { -readonly [K in keyof IndexEntry]: IndexEntry[K] | null }
 /**
  * Takes an entry parsed from the snapshot as it is, normalizing it in place: null becomes
  * undefined, repeated strings are shared. Entries in the snapshot all have the same keys in the
- * same order, so JSON.parse already gives them one shape; copying 100k entries instead (as
- * uniformEntry does) doubled the garbage collection work of opening the index. Throws on a
- * malformed entry (the caller then rebuilds from the files).
+ * same order, so JSON.parse already gives them one shape; copying every entry instead (as
+ * uniformEntry does) would multiply the garbage collection work of opening a large index
+ * (docs/BENCHMARKS.md "Before and after the performance work"). Throws on a malformed entry
+ * (the caller then rebuilds from the files).
  */
 function adoptEntry(parsed: IndexEntry, strings: StringPool): IndexEntry {
   if (!isWellFormed(parsed)) throw new Error('malformed index entry');

@@ -150,8 +150,9 @@ class Scorer {
 /** 1024-bit masks of the character trigrams in an entry's searchable text. */
 const GRAM_BITS = 1024;
 /**
- * Masks built per search at most (each costs several plain scans of the entry), so a one-shot
- * process pays little and a long-lived one has every mask after a few searches.
+ * Masks built per search at most (building one costs more than scanning the entry's text
+ * once), so a one-shot process pays little and a long-lived one has every mask after a few
+ * searches.
  */
 const MASK_BUILDS_PER_SEARCH = 8192;
 /**
@@ -173,8 +174,8 @@ export interface KeptMask {
  * is looked up in the mask cache by item id and used only if it was built from this very
  * entry object (the index replaces entries and never mutates them, so a mask stays right for
  * its object, and an id keeps at most one stale entry alive). The arrays are reused by every
- * search: allocating two 100k-element arrays per search cost more in garbage collection than
- * the search itself.
+ * search: allocating two index-sized arrays per search cost more in garbage collection than
+ * the search itself (docs/BENCHMARKS.md "Before and after the performance work").
  *
  * Masks are a speed-up only: a missing mask means the entry's text is scanned. While caches are
  * bypassed no mask is used or built and every search scans every text, which is how tests
