@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:mcp`: the MCP stdio benchmark of issue 3 ("Performance (benchmark)"). In one
+// `npm run bench:mcp`: the MCP stdio benchmark (docs/BENCHMARKS.md "bench:mcp"). In one
 // run, side by side, over stdio against real processes:
 //   pm          bin/pm-mcp.cjs (PM_MCP_PROFILE, default core) over a seeded temp tracker;
 //   official    the official @modelcontextprotocol/server v2 (bench/reference/official-server.mjs)

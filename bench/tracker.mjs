@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:tracker`: the tracker benchmark of issue 2 ("Performance"). Seeds a temp
+// `npm run bench:tracker`: the tracker benchmark (docs/BENCHMARKS.md "bench:tracker"). Seeds a temp
 // tracker to 1k, 10k and 100k items and measures, at each scale, create/get/update through the
 // real Tracker (node adapters, real composition), list (filtered, limit 50), next and search
 // warm, the cold first query of a fresh process with and without the index snapshot, and peak

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run conformance: the official MCP conformance suite against a live pm-mcp-http (issue 4
-// "Proof"; docs/CONFORMANCE.md).
+// npm run conformance: the official MCP conformance suite against a live pm-mcp-http, the
+// outside proof that pm speaks the protocol as other implementations read it (docs/CONFORMANCE.md).
 //
 //   1. Tools: @modelcontextprotocol/conformance (pinned) and Node 22 from the npm package `node`
 //      are installed into .tools/ (git-ignored) — never into the project: `node@22` as a
@@ -17,9 +17,10 @@
 //      stopped by its pid, and the exit code is 1 iff a REQUIRED scenario failed (or the run
 //      itself could not happen).
 //
-// Required = the generic-protocol scenarios issue 4 names (REQUIRED below). Scenarios bound to
-// the suite's own fixture tools, prompts and resources (test_simple_text, test://static-text, …)
-// are reported as "not applicable (fixture tools)" and never tuned to: pm ships no test fixtures.
+// Required = the generic-protocol scenarios (REQUIRED below; docs/CONFORMANCE.md "What is
+// required"). Scenarios bound to the suite's own fixture tools, prompts and resources
+// (test_simple_text, test://static-text, …) are reported as "not applicable (fixture tools)"
+// and never tuned to: pm ships no test fixtures.
 //
 // Usage: node scripts/conformance.mjs [--keep]   (--keep: keep the temp tracker and raw results)
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,7 +43,7 @@ const REPORT_PATH = join(root, '.ci', 'conformance-results.json');
 const SUITE_TIMEOUT_MS = 5 * 60_000; // per leg; a full leg takes ~10 s here
 const SERVER_START_TIMEOUT_MS = 30_000;
 
-/** The scenarios that must pass, per requirement set (issue 4 "Proof"). */
+/** The scenarios that must pass, per requirement set (docs/CONFORMANCE.md "What is required"). */
 const REQUIRED = {
   '2026-07-28': [
     'server-stateless', // minus STATELESS_DIAGNOSTIC_CHECKS

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // smoke:mcp: the packed-artifact gate for pm-mcp (seed 004 "Legacy boundary" and "Rollout,
-// rollback, and proof"; issue 3 "Proof"). It reads PM_MCP_LEGACY_PROTOCOL_VERSIONS from the
+// rollback, and proof"; docs/MCP.md "Smoke gate"). It reads PM_MCP_LEGACY_PROTOCOL_VERSIONS from the
 // BUILT SDK (dist/sdk/index.js), packs the package once (`npm pack`, whose prepack builds),
 // checks what the tarball holds, installs it once into a fresh temp dir, initializes a tracker
 // there, and then drives, against the installed `pm-mcp` bin AND via

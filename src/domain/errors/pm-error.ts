@@ -1,7 +1,8 @@
 /**
  * Base of every typed error in pm. Each carries the JSON-RPC code it maps to at the transport
  * edge, a stable machine `reason`, structured `data`, and the CLI exit code, so the MCP edge,
- * the CLI and SDK callers all report the same failure the same way (DEVELOPERS.md rule 5).
+ * the CLI and SDK callers all report the same failure the same way (docs/ARCHITECTURE.md
+ * "Errors").
  */
 export abstract class PmError extends Error {
   abstract readonly jsonRpcCode: number;

@@ -4,12 +4,14 @@ import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, OUTP
 import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * `pm_delete` and `pm_validate` (issue 3 tool list; both in the full profile only).
+ * `pm_delete` and `pm_validate`, both in the full profile only (docs/MCP.md): one destroys an
+ * item, the other reads every file, neither belongs in an everyday tool list.
  *
  * pm_delete is the one destructive tool. Consent goes through the domain's ConsentProvider,
- * chosen by the configured {@link PmMcpConsentResolver} (on this issue: the explicit
+ * chosen by the configured {@link PmMcpConsentResolver} (by default the explicit
  * `confirm: true` argument). Without consent the tracker writes nothing and the tool returns
- * an isError result saying how to confirm; the MRTR issue swaps the resolver for elicitation.
+ * an isError result saying how to confirm; asking through elicitation instead is a matter of
+ * another resolver (seed 004 "MRTR, tasks, and cache behavior").
  */
 
 export function pmDeleteTool(deps: PmTrackerToolDeps) {

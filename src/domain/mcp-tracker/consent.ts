@@ -3,11 +3,12 @@ import type { McpRequestContext } from '../mcp/request-context.js';
 import type { ConsentProvider, ConsentRequest } from '../tracker/consent.js';
 
 /**
- * How the MCP tools obtain consent for destructive operations (DESIGN "Consent"; issue 3:
- * pm_delete consents "via an explicit confirm argument; the MRTR issue upgrades it"). Every
+ * How the MCP tools obtain consent for destructive operations (docs/TRACKER.md "Mutations":
+ * the caller passes a consent provider; MCP's is the explicit `confirm` argument). Every
  * consent goes through the domain's {@link ConsentProvider}; a resolver decides, per call,
- * which provider (if any) answers. Upgrading to MRTR elicitation means supplying another
- * resolver — one that asks through `elicitation/create` — without touching the tools.
+ * which provider (if any) answers. Upgrading to MRTR elicitation (seed 004 "MRTR, tasks, and
+ * cache behavior") means supplying another resolver — one that asks through
+ * `elicitation/create` — without touching the tools.
  */
 
 /** What a resolver knows about the call asking for consent. */
@@ -25,7 +26,7 @@ export interface PmMcpConsentCall {
  */
 export type PmMcpConsentResolver = (call: PmMcpConsentCall) => ConsentProvider | undefined;
 
-/** The default resolver: consent is the explicit `confirm: true` argument (legacy path and this issue). */
+/** The default resolver: consent is the explicit `confirm: true` argument (works on both paths, needs no client capability). */
 export const confirmArgumentConsent: PmMcpConsentResolver = ({ confirm }) => (confirm === true ? () => true : undefined);
 
 /**

@@ -5,8 +5,8 @@ import { renderContext } from './render.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * `pm_context`: the project snapshot an agent reads first (issue 3 tool list; the same data
- * backs the `pm://context` resource). The tracker's absolute root path is left out: it says
+ * `pm_context`: the project snapshot an agent reads first (the same data backs the
+ * `pm://context` resource). The tracker's absolute root path is left out: it says
  * nothing useful to a model and would leak the host's file layout over HTTP.
  */
 

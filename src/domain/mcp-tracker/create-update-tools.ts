@@ -4,7 +4,7 @@ import { createFields, updateFields } from './item-fields.js';
 import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * `pm_create` and `pm_update` (issue 3 tool list). Both return the receipt in
+ * `pm_create` and `pm_update`. Both return the receipt in
  * `structuredContent`; create takes an idempotencyKey (a retried create returns the first
  * item instead of a duplicate) but no expectedRevision, since there is no revision yet.
  */

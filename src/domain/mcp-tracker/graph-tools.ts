@@ -12,7 +12,7 @@ import { defineTrackerTool, mutationData, mutationOptions, mutationText, type Pm
 
 /**
  * `pm_deps` (show, add, remove dependency links) and `pm_graph` (bounded hierarchy and
- * dependency graph of one item or of the project) — issue 3 tool list.
+ * dependency graph of one item or of the project).
  */
 
 const MAX_BLOCKS_SHOWN = 100;

@@ -2,9 +2,9 @@ import type { FileSystem } from '../../ports/file-system.js';
 import { joinPath } from '../util/paths.js';
 
 /**
- * The repository's agent guidance for `pm://guidance` (issue 3: "pm://guidance (repository
- * agent guidance, e.g. AGENTS.md if present)"): AGENTS.md at the project root, else CLAUDE.md,
- * else a short built-in text on working with pm. Read through the FileSystem port, bounded.
+ * The repository's agent guidance for `pm://guidance`, so an agent reads the project's own
+ * working rules next to its tracker: AGENTS.md at the project root, else CLAUDE.md, else a
+ * short built-in text on working with pm. Read through the FileSystem port, bounded.
  */
 
 /** Files consulted, in order, at the project root. */

@@ -3,8 +3,8 @@ import type { Tracker } from '../tracker/tracker.js';
 import { MCP_MAX_COMPLETION_VALUES } from '../mcp/methods/prompt-methods.js';
 
 /**
- * Completion of item ids for `completion/complete` (2026-07-28 `server/utilities/completion`;
- * spec-notes §10a: at most 100 values, with total and hasMore): ids starting with the typed
+ * Completion of item ids for `completion/complete` (2026-07-28 `server/utilities/completion`:
+ * at most 100 values, with total and hasMore): ids starting with the typed
  * prefix, most recently updated first, found in one pass over the tracker's index.
  */
 export async function completeItemIds(tracker: Tracker, prefix: string): Promise<McpCompletionValues> {

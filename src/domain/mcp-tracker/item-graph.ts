@@ -5,10 +5,10 @@ import type { Item } from '../tracker/item.js';
 import type { Tracker } from '../tracker/tracker.js';
 
 /**
- * The hierarchy and dependency graph behind `pm_graph` and `pm_deps show` (issue 3: "pm_graph
- * (hierarchy and dependency graph of an item or the project)"). Every traversal is bounded by
- * depth and node count and reports when it was cut. Reverse edges (children, items a blocker
- * blocks) come from the tracker's index via list filters, one index pass per expanded node.
+ * The hierarchy and dependency graph behind `pm_graph` and `pm_deps show`, of one item or of
+ * the whole project. Every traversal is bounded by depth and node count and reports when it
+ * was cut. Reverse edges (children, items a blocker blocks) come from the tracker's index via
+ * list filters, one index pass per expanded node.
  */
 
 /** One item in a graph; `missing` marks a link to an item that no longer exists. */

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import type { JsonObject } from '../mcp/wire-types.js';
 import type { Item } from '../tracker/item.js';
+import { PARSED_ITEMS_LIMIT } from '../tracker/item-store.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { idSchema, integerSchema, ITEM_SCHEMA, OUTPUT, outputObject, zId, zInt } from './json-schemas.js';
 import { renderItem } from './render.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * `pm_get` (one whole item) and `pm_history` (its append-only mutation log) — issue 3 tool
- * list. Both bound what they return: the latest comments and history lines, with totals, and
- * history patches only on request.
+ * `pm_get` (one whole item) and `pm_history` (its append-only mutation log). Both bound what
+ * they return, so one call stays small whatever the item's age: the latest comments and
+ * history lines, with totals, and history patches only on request.
  */
 
 /**
@@ -19,31 +21,59 @@ export function itemData(item: Item, comments: number): JsonObject {
   return { ...(item as unknown as JsonObject), comments: comments > 0 ? item.comments.slice(-comments) : [] };
 }
 
-const versions = new WeakMap<Item, number>();
+/**
+ * How many items the pm_get caches below keep: as many as the tracker's item store keeps
+ * parsed, since an item the store forgot comes back as a new object (a miss here anyway).
+ */
+const PM_GET_CACHE_LIMIT = PARSED_ITEMS_LIMIT;
+
+/**
+ * The version number given to each recently served item object (see {@link itemVersion}).
+ * Keyed by the object, not by its id: one object is one version of the file's content.
+ */
+export const pmGetItemVersions = new BoundedCache<Item, number>('pm_get item versions', PM_GET_CACHE_LIMIT);
+/** The last number handed out; it only grows, so no number is ever handed out twice. */
 let lastVersion = 0;
 
 /**
- * A process-unique number for one item object. `Tracker.get` returns the same deep-frozen
- * object while the item file is unchanged and a new one after any change, so equal numbers
- * mean equal content.
+ * A process-unique number for one item object, the key of pm_get's serialized result (its
+ * memoKey; the dispatcher keeps results by it for as long as it runs). `Tracker.get` returns
+ * the same deep-frozen object while the item file is unchanged and a new one after any change,
+ * so equal numbers mean equal content.
+ *
+ * The numbers come from a counter that is never reset or reused (2^53 numbers outlast any
+ * process), and {@link pmGetItemVersions} only remembers which object got which one. So a
+ * number stays unique to its object for as long as any key built from it can be looked up:
+ * an object the cache forgot, or every object while caches are bypassed, simply gets a new
+ * number, which only makes the next result a miss; two different objects can never share one.
+ * Numbering by position in the cache, or restarting the count when the cache forgets, could
+ * give a new item an old item's number and serve the old item's bytes.
  */
 export function itemVersion(item: Item): number {
-  let version = versions.get(item);
+  let version = pmGetItemVersions.get(item);
   if (version === undefined) {
     version = ++lastVersion;
-    versions.set(item, version);
+    pmGetItemVersions.set(item, version);
   }
   return version;
 }
 
-const views = new WeakMap<Item, { readonly shown: number; readonly data: JsonObject; readonly text: string }>();
+/** pm_get's data and text for one item object, for its latest `shown` comment count. */
+interface ItemView {
+  readonly shown: number;
+  readonly data: JsonObject;
+  readonly text: string;
+}
 
-/** `pm_get`'s data and text for an item version, kept for its latest `shown` (items are frozen). */
-function itemView(item: Item, shown: number): { readonly data: JsonObject; readonly text: string } {
-  const known = views.get(item);
+/** pm_get's data and text of each recently served item object (items are frozen, so a view never goes stale). */
+export const pmGetItemViews = new BoundedCache<Item, ItemView>('pm_get item views', PM_GET_CACHE_LIMIT);
+
+/** pm_get's data and text for an item version, kept for its latest `shown`. */
+export function itemView(item: Item, shown: number): { readonly data: JsonObject; readonly text: string } {
+  const known = pmGetItemViews.get(item);
   if (known?.shown === shown) return known;
   const view = { shown, data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown) };
-  views.set(item, view);
+  pmGetItemViews.set(item, view);
   return view;
 }
 
@@ -52,7 +82,8 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     name: 'pm_get',
     title: 'Get item',
     description: 'One item in full: fields, description, acceptance criteria, links, claim, closure and the latest comments. Use its revision as expectedRevision when you change it.',
-    // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id (routing/logging by proxies; spec-notes §6).
+    // x-mcp-header: Streamable HTTP mirrors the id in Mcp-Param-Item-Id, so proxies can route and log by item without
+    // reading the body (2026-07-28 `basic/transports/streamable-http`; seed 004 "Transport behavior").
     properties: { id: { ...idSchema(), 'x-mcp-header': 'Item-Id' }, comments: integerSchema(0, 50, 'Latest comments to include (default 10).') },
     required: ['id'],
     shape: { id: zId(), comments: zInt(0, 50).optional() },

@@ -4,8 +4,9 @@ import type { JsonObject } from '../mcp/wire-types.js';
 import { lazy } from '../util/lazy.js';
 
 /**
- * Bounded JSON Schema 2020-12 fragments and their zod twins for the tracker tools (issue 3:
- * "a bounded JSON Schema 2020-12 inputSchema … an outputSchema"; spec-notes §10a). Inputs carry
+ * Bounded JSON Schema 2020-12 fragments and their zod twins for the tracker tools' inputSchema
+ * and outputSchema (2026-07-28 `server/tools`; seed 004 "MRTR, tasks, and cache behavior": tool
+ * schemas are validated as bounded JSON Schema 2020-12 documents). Inputs carry
  * explicit bounds (maxLength, maxItems, minimum/maximum); fragments are inlined (no `$ref`) so
  * initialize-era clients with draft-07 validators read them too.
  */
@@ -73,8 +74,8 @@ export const zEnum = (values: readonly string[]) => z.enum(values as [string, ..
 // guards ---------------------------------------------------------------------------------
 
 /**
- * `expectedRevision` and `idempotencyKey`, shared by every mutating tool (DESIGN "Every
- * mutation"). They carry no per-property description: the server instructions explain both
+ * `expectedRevision` and `idempotencyKey`, shared by every mutating tool (docs/TRACKER.md
+ * "Mutations"). They carry no per-property description: the server instructions explain both
  * once, instead of once per tool in every tools/list.
  */
 export const GUARD_PROPERTIES: Record<string, JsonObject> = {

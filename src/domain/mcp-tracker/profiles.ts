@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { nearestDeclaredKey } from './tool-arguments.js';
 
 /**
- * Tool profiles (issue 3: "PM_MCP_PROFILE = core (default, token-bounded everyday set) |
- * standard | full | custom with PM_MCP_TOOLS (unknown or empty names fail at startup with a
- * clear message). tools/list order is deterministic."). Selection is a pure function of the
+ * Tool profiles (docs/MCP.md "Running pm-mcp"): PM_MCP_PROFILE = core (default, a
+ * token-bounded everyday set) | standard | full | custom with PM_MCP_TOOLS, whose unknown or
+ * empty names fail at startup with a clear message. tools/list order is deterministic, so a
+ * client's cached list stays valid. Selection is a pure function of the
  * profile and the names; the advertised order is always the catalogue order below, whatever
  * order PM_MCP_TOOLS lists them in.
  */

@@ -10,7 +10,7 @@ import { pageFooter, summaryLine, summaryLines } from './render.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * The read-only query tools `pm_next`, `pm_list` and `pm_search` (issue 3 tool list) over
+ * The read-only query tools `pm_next`, `pm_list` and `pm_search` over
  * the tracker's derived index. Page sizes are bounded below the tracker's own limits so one
  * call stays token-frugal; `pm_list` pages with the tracker's keyset cursors.
  */

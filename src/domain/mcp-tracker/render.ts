@@ -4,8 +4,8 @@ import type { TrackerContext } from '../tracker/tracker.js';
 
 /**
  * Short readable renderings of tracker data for the `content` text of tool results and for
- * prompts (issue 3: "text content is a readable rendering"; the data itself is in
- * `structuredContent`). One line per item, no tables, no JSON.
+ * prompts: the text is for a model or a person to read, the data itself is in
+ * `structuredContent`. One line per item, no tables, no JSON.
  */
 
 /** `pm-a1b2 [open P2 Task] Title (claimed by bob; blocked by pm-x)` */

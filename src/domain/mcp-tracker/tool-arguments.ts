@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Tolerant argument parsing for the tracker tools (issue 3 "Tools, resources, prompts":
- * "unknown keys get a warning naming the nearest declared key"). A call with an argument the
- * tool does not declare still runs; the unknown key is dropped and the result carries a
- * warning such as `unknown argument 'stauts' ignored; did you mean 'status'?`, so a model
- * learns its mistake instead of silently losing the value.
+ * Tolerant argument parsing for the tracker tools: an unknown key gets a warning naming the
+ * nearest declared key. A call with an argument the tool does not declare still runs; the
+ * unknown key is dropped and the result carries a warning such as
+ * `unknown argument 'stauts' ignored; did you mean 'status'?`, so a model learns its mistake
+ * instead of silently losing the value.
  */
 
 /** Parsed arguments plus the warnings about keys the tool ignored. */

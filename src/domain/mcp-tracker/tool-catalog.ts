@@ -10,7 +10,7 @@ import type { PmTrackerToolDeps } from './tool-kit.js';
 import { pmClaimTool, pmCloseTool, pmCommentTool, pmReleaseTool, pmReopenTool } from './workflow-tools.js';
 
 /**
- * The catalogue of SDK-backed tracker tools (issue 3 tool list): one factory per tool name.
+ * The catalogue of SDK-backed tracker tools: one factory per tool name.
  * Definitions are built from the tracker (its config shapes the schemas) and validated by
  * PmMcpToolRegistry before they are advertised.
  */

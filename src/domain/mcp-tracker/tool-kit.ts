@@ -11,7 +11,7 @@ import { objectSchema, outputObject } from './json-schemas.js';
 import { mcpToolArguments } from './tool-arguments.js';
 
 /**
- * The frame every tracker tool is built in (issue 3 "Tools, resources, prompts"): a descriptor
+ * The frame every tracker tool is built in (2026-07-28 `server/tools`): a descriptor
  * with a bounded input schema and its zod twin side by side, an output schema, annotations,
  * tolerant argument parsing with unknown-key warnings, and results whose `structuredContent`
  * carries the data while the text is a short readable rendering (never a JSON dump; the legacy

@@ -10,8 +10,9 @@ import { renderContext, renderItem } from './render.js';
 import { pmItemUri, PM_GUIDANCE_URI } from './tracker-resources.js';
 
 /**
- * The tracker's prompts (issue 3: "Prompts: orientation, claim-and-start (argument: item id),
- * evidence-and-close (arguments: item id, evidence)"). Each renders the live tracker state into
+ * The tracker's prompts: orientation, claim-and-start (argument: item id) and
+ * evidence-and-close (arguments: item id, evidence), the three moments of an agent's work
+ * cycle that benefit from a prepared message. Each renders the live tracker state into
  * its messages; the id argument completes like the `pm://items/{id}` template. Unknown items and
  * over-long evidence are -32602 (2026-07-28 `server/prompts`).
  */

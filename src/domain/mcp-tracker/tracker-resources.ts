@@ -15,11 +15,12 @@ import { readPmGuidance } from './guidance.js';
 import { completeItemIds } from './item-completion.js';
 
 /**
- * The tracker's resources (issue 3: "pm://context (project snapshot), pm://items/{id}
- * (template, with completion of ids), pm://claims (active claims), pm://guidance; cursor
- * pagination everywhere lists can grow"). `resources/list` lists the fixed resources and then
- * one `pm://items/<id>` per item, paged with the tracker's keyset cursors (one index pass per
- * page, so it stays cheap at 100k items). Everything read here is tracker data: private.
+ * The tracker's resources (2026-07-28 `server/resources`): pm://context (project snapshot),
+ * pm://items/{id} (template, with completion of ids), pm://claims (active claims) and
+ * pm://guidance, with cursor pagination wherever a list can grow. `resources/list` lists the
+ * fixed resources and then one `pm://items/<id>` per item, paged with the tracker's keyset
+ * cursors (one index pass per page, so it stays cheap at 100k items). Everything read here is
+ * tracker data: private.
  */
 
 /** Cache policy of tracker data: reads and the item listing (seed 004: "Tool and resource data stay private"). */

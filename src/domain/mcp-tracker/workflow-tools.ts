@@ -7,10 +7,10 @@ import { explainMcpConsent } from './consent.js';
 import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
- * The work-cycle tools of issue 3: `pm_claim`, `pm_release`, `pm_close`, `pm_reopen`,
- * `pm_comment`. Each takes expectedRevision and idempotencyKey and returns the receipt.
- * Canceling an item somebody else holds a live claim on needs consent, obtained through the
- * same resolver as pm_delete (`confirm: true` on this issue).
+ * The work-cycle tools: `pm_claim`, `pm_release`, `pm_close`, `pm_reopen`, `pm_comment`.
+ * Each takes expectedRevision and idempotencyKey and returns the receipt (docs/TRACKER.md
+ * "Mutations"). Canceling an item somebody else holds a live claim on needs consent, obtained
+ * through the same resolver as pm_delete (by default `confirm: true`).
  */
 
 const MAX_EVIDENCE = 2000;

@@ -16,9 +16,9 @@ const customField = () =>
 export type CustomFieldDefinition = z.infer<ReturnType<typeof customField>>;
 
 /**
- * Schema of `.agents/pm/config.yaml` (DESIGN.md "Tracker model"). Built on first use (a
+ * Schema of `.agents/pm/config.yaml` (docs/TRACKER.md "config.yaml"). Built on first use (a
  * `z.lazy`): processes that never read the configuration, and pm-mcp until its first turn is
- * answered, do not pay for its constructors (issue 3, cold start).
+ * answered, do not pay for its constructors, which keeps them off the start-up path.
  */
 export const trackerConfigSchema = z.lazy(() => z.object({
   version: z.literal(1).default(1),

@@ -1,11 +1,13 @@
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import { CorruptDataError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { digestOf } from './digests.js';
 import { encodeHistoryLine, type HistoryEntry } from './history.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
-interface Head {
+/** The last line of an item's history, as seen at one file size and inode. */
+export interface HistoryHead {
   readonly size: number;
   readonly ino: number;
   readonly seq: number;
@@ -14,20 +16,29 @@ interface Head {
 }
 
 const TAIL_BYTES = 64 * 1024;
-const EMPTY: Head = { size: 0, ino: -1, seq: 0, digest: null, last: undefined };
+/**
+ * How many heads a {@link HistoryLog} keeps: a mutation reads its item's head and appends to it
+ * at once, so a few would do; more keep repeated changes of the items a session works on cheap.
+ */
+export const HISTORY_HEADS_LIMIT = 1024;
+const EMPTY: HistoryHead = { size: 0, ino: -1, seq: 0, digest: null, last: undefined };
 
 /**
  * Appends to and reads the per-item history files. Appends happen only under the tracker's
  * write lock; the head (last line and its digest) is cached by file size and inode so an
- * append costs one stat and one write, not a re-read of the whole chain.
+ * append costs one stat and one write, not a read of the chain's tail.
  */
 export class HistoryLog {
-  private readonly heads = new Map<string, Head>();
-
+  /**
+   * @param heads the head of each recently read or appended history, by item id, checked
+   *   against the file's size and inode on every use. A speed-up only: a forgotten or bypassed
+   *   head is read again from the file's tail (tests pass a small one to check its bound).
+   */
   constructor(
     private readonly fs: FileSystem,
     private readonly hasher: Hasher,
     private readonly paths: TrackerPaths,
+    private readonly heads = new BoundedCache<string, HistoryHead>('history heads', HISTORY_HEADS_LIMIT),
   ) {}
 
   /** The last entry of an item's history (undefined when it has none). */
@@ -59,7 +70,7 @@ export class HistoryLog {
     return (await this.fs.stat(this.paths.historyFile(itemId))) !== undefined;
   }
 
-  private async head(itemId: string): Promise<Head> {
+  private async head(itemId: string): Promise<HistoryHead> {
     const path = this.paths.historyFile(itemId);
     const sig = await this.fs.stat(path);
     if (!sig || sig.size === 0) return EMPTY;
@@ -67,7 +78,7 @@ export class HistoryLog {
     if (cached && cached.size === sig.size && cached.ino === sig.ino) return cached;
     const line = await this.lastLine(path, sig.size);
     const last = this.parse(line, itemId, undefined);
-    const head: Head = { size: sig.size, ino: sig.ino, seq: last.seq, digest: digestOf(this.hasher, line), last };
+    const head: HistoryHead = { size: sig.size, ino: sig.ino, seq: last.seq, digest: digestOf(this.hasher, line), last };
     this.heads.set(itemId, head);
     return head;
   }

@@ -1,5 +1,6 @@
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import { PmError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { utf8Length } from '../util/utf8.js';
 import { sameSignature, toIndexEntry, type IndexEntry } from './index-entry.js';
 import { parseItem } from './item-codec.js';
@@ -23,7 +24,8 @@ export interface UnreadableItem {
 }
 
 /**
- * The derived index behind list, next and search (issue 2, "Performance"). The item files are
+ * The derived index behind list, next and search (docs/TRACKER.md "The derived index"), so
+ * queries over many items scan memory instead of reading every file. The item files are
  * the source of truth: on first use every file's signature (size, mtime, inode) is checked
  * against the snapshot in the runtime area and only changed files are re-parsed; afterwards
  * the changes log written by every pm process and a directory watch (for edits made outside
@@ -33,15 +35,16 @@ export class ItemIndex {
   private readonly entries = new Map<string, IndexEntry>();
   private readonly unreadable = new Map<string, UnreadableItem>();
   private readonly dirty = new Set<string>();
-  private readonly intern = new StringPool();
   private changesOffset = 0;
   private loaded: Promise<void> | undefined;
   private stopWatch: (() => void) | undefined;
   private rescanNeeded = false;
 
+  /** @param intern the pool that shares the entries' repeated strings (tests pass a small one) */
   constructor(
     private readonly fs: FileSystem,
     private readonly paths: TrackerPaths,
+    private readonly intern = new StringPool(),
   ) {}
 
   /** Brings the index up to date with the files; call before every query. */
@@ -195,18 +198,18 @@ export class ItemIndex {
  * One shared copy of each repeated string value (statuses, types, people, tags, referenced
  * ids). A scan of 100k entries is bound by memory latency: comparing `status` against 'open'
  * in 100k entries reads 100k separate string objects unless they are one object that stays in
- * the CPU cache. Sharing made a filtered list at 100k items about 3x faster and saves memory.
+ * the CPU cache, so sharing makes filtered lists faster and saves memory (docs/BENCHMARKS.md,
+ * "Before and after the performance work"). A speed-up only: a string the pool forgot, or every
+ * string while caches are bypassed, is kept as its own equal copy, so results never change.
  */
-class StringPool {
-  private readonly pool = new Map<string, string>();
+export class StringPool {
+  /**
+   * @param strings the shared copy of each value, keyed by the value itself; a value it forgot
+   *   is shared anew from its next use (entries keep the copies they have)
+   */
+  constructor(private readonly strings = new BoundedCache<string, string>('index strings', MAX_POOLED_STRINGS)) {}
 
-  readonly one = (value: string): string => {
-    const known = this.pool.get(value);
-    if (known !== undefined) return known;
-    if (this.pool.size >= MAX_POOLED_STRINGS) this.pool.clear();
-    this.pool.set(value, value);
-    return value;
-  };
+  readonly one = (value: string): string => this.strings.getOrCreate(value, itself);
 
   optional(value: string | undefined): string | undefined {
     return value === undefined ? undefined : this.one(value);
@@ -217,7 +220,8 @@ class StringPool {
   }
 }
 
-/** Beyond this many distinct values the pool starts over (entries keep the copies they have). */
+const itself = (value: string): string => value;
+/** Far more distinct values than statuses, types, people and tags ever take, and a bound on memory. */
 const MAX_POOLED_STRINGS = 1_000_000;
 const EMPTY: readonly string[] = Object.freeze([]);
 
@@ -225,7 +229,8 @@ const EMPTY: readonly string[] = Object.freeze([]);
  * Builds the entry of an item just read or written with every key present, in one fixed order
  * (the snapshot's order), sharing repeated strings. Entries of one shape (one V8 hidden class)
  * keep the property reads in list/next/search monomorphic; entries with absent optional keys
- * come in dozens of shapes, which made a scan of 100k entries several times slower.
+ * come in dozens of shapes, and a scan's property reads over them go polymorphic and slow
+ * (docs/BENCHMARKS.md "Before and after the performance work").
  */
 function uniformEntry(e: IndexEntry, strings: StringPool): IndexEntry {
   return {
@@ -255,9 +260,10 @@ type SnapshotEntry = { -readonly [K in keyof IndexEntry]: IndexEntry[K] | null }
 /**
  * Takes an entry parsed from the snapshot as it is, normalizing it in place: null becomes
  * undefined, repeated strings are shared. Entries in the snapshot all have the same keys in the
- * same order, so JSON.parse already gives them one shape; copying 100k entries instead (as
- * uniformEntry does) doubled the garbage collection work of opening the index. Throws on a
- * malformed entry (the caller then rebuilds from the files).
+ * same order, so JSON.parse already gives them one shape; copying every entry instead (as
+ * uniformEntry does) would multiply the garbage collection work of opening a large index
+ * (docs/BENCHMARKS.md "Before and after the performance work"). Throws on a malformed entry
+ * (the caller then rebuilds from the files).
  */
 function adoptEntry(parsed: IndexEntry, strings: StringPool): IndexEntry {
   if (!isWellFormed(parsed)) throw new Error('malformed index entry');

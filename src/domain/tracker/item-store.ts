@@ -1,5 +1,6 @@
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
 import { sameSignature } from './index-entry.js';
@@ -14,20 +15,41 @@ export interface StoredItem {
   readonly digest: string;
 }
 
-/** How many parsed items {@link ItemStore.readItem} remembers (by file signature and text). */
-const PARSED_MEMO_LIMIT = 1024;
+/** A parse kept by {@link ItemStore.readItem}, with the file signature and text it was read under. */
+export interface ParsedItem {
+  readonly signature: FileSignature;
+  readonly text: string;
+  readonly item: Item;
+}
+
+/**
+ * How many parsed items {@link ItemStore.readItem} keeps: the items a session works on,
+ * without holding a large tracker's every item in memory beside its index.
+ */
+export const PARSED_ITEMS_LIMIT = 1024;
 
 /** Reads and writes item files; the files are the source of truth. */
 export class ItemStore {
-  private readonly parsed = new Map<string, { readonly signature: FileSignature; readonly text: string; readonly item: Item }>();
-  /** The read of an item started in the current turn, shared by the reads that join it (see {@link readItem}). */
+  /**
+   * The read of an item started in the current turn, shared by the reads that join it (see
+   * {@link readItem}). Not a {@link BoundedCache}: it is not a speed-up that may forget or be
+   * bypassed but the rule that one turn's reads of an item share one signature. It holds only
+   * the reads in flight in one turn (emptied by a microtask at the end of the turn, and per item
+   * by this store's own writes), so it is bounded by the turn itself and has nothing to evict.
+   */
   private readonly readsThisTurn = new Map<string, Promise<Item | undefined>>();
   private readonly endTurn = (): void => this.readsThisTurn.clear();
 
+  /**
+   * @param parsedItems the latest parse of each recently read item, by id. A speed-up only: a
+   *   forgotten or bypassed parse is read and parsed again from the file, so results never
+   *   depend on it (tests pass a small one to check its bound).
+   */
   constructor(
     private readonly fs: FileSystem,
     private readonly hasher: Hasher,
     private readonly paths: TrackerPaths,
+    private readonly parsedItems = new BoundedCache<string, ParsedItem>('parsed items', PARSED_ITEMS_LIMIT),
   ) {}
 
   /** Reads and parses an item file (CorruptDataError when it does not parse). */
@@ -67,13 +89,12 @@ export class ItemStore {
     const path = this.paths.itemFile(id);
     const signature = await this.fs.stat(path);
     if (signature === undefined) return undefined;
-    const known = this.parsed.get(id);
+    const known = this.parsedItems.get(id);
     if (known && sameSignature(known.signature, signature)) return known.item;
     const text = await this.fs.readText(path);
     if (text === undefined) return undefined;
     const item = known?.text === text ? known.item : deepFreeze(parseItem(text, path));
-    if (this.parsed.size >= PARSED_MEMO_LIMIT) this.parsed.clear();
-    this.parsed.set(id, { signature, text, item });
+    this.parsedItems.set(id, { signature, text, item });
     return item;
   }
 

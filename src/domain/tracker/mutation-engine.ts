@@ -16,7 +16,7 @@ import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-p
 import type { MutationOp, MutationResult, Receipt } from './receipt.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
-/** Guards every mutation may carry (DESIGN.md: mutation guard and idempotency). */
+/** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
 export interface MutationGuards {
   /** Refuse unless the item is still at this revision. */
   readonly expectedRevision?: number;

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { TERMINAL_STATUSES } from './config.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
 import { insertBounded } from './list-query.js';
@@ -57,8 +58,10 @@ interface Row {
  * only items with every term (an item is dropped at its first missing term, usually by a
  * trigram-mask test without reading its text); only when no item has them all does a second
  * pass rank partial matches.
+ *
+ * @param masksCache where the trigram masks are kept (default: the process-wide one)
  */
-export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery): SearchResult {
+export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery, masksCache: GramMaskCache = gramMasks): SearchResult {
   const terms = tokenize(query.query);
   if (terms.length === 0) throw new ValidationError('search query has no words to look for', { field: 'query' });
   const limit = query.limit ?? 20;
@@ -67,8 +70,8 @@ export function runSearchQuery(entries: Iterable<IndexEntry>, query: SearchQuery
   const scorer = new Scorer(terms, query.query.trim().toLowerCase());
   const compare = (a: Row, b: Row) => b.matched - a.matched || b.score - a.score || a.entry.priority - b.entry.priority || (a.entry.updated > b.entry.updated ? -1 : 1);
   const included = (e: IndexEntry) => (statuses ? statuses.has(e.status) : !(query.openOnly && TERMINAL_STATUSES.has(e.status)));
-  const count = gramMasks.load(entries);
-  const { order, masks } = gramMasks;
+  const count = masksCache.load(entries);
+  const { order, masks } = masksCache;
   let top: Row[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
@@ -147,38 +150,59 @@ class Scorer {
 /** 1024-bit masks of the character trigrams in an entry's searchable text. */
 const GRAM_BITS = 1024;
 /**
- * Masks built per search at most (each costs ~10x a plain scan of the entry), so a one-shot
- * process pays little and a long-lived one has every mask after a few searches.
+ * Masks built per search at most (building one costs more than scanning the entry's text
+ * once), so a one-shot process pays little and a long-lived one has every mask after a few
+ * searches.
  */
 const MASK_BUILDS_PER_SEARCH = 8192;
+/**
+ * How many masks a {@link GramMaskCache} keeps, by item id: above the item counts pm is built
+ * for (its benchmarks go to 100k items), so a shift of the index's order finds every mask kept.
+ */
+export const SEARCH_MASKS_LIMIT = 1 << 18;
+
+/** A trigram mask, with the index entry it was built from. */
+export interface KeptMask {
+  readonly entry: IndexEntry;
+  readonly mask: Uint32Array;
+}
 
 /**
- * The entries of the latest search in iteration order, with their trigram masks. A mask is
- * cached per entry object (the index replaces entries and never mutates them, so a mask stays
- * right for its object); looking an object up in a WeakMap costs about as much as scanning a
- * short text, so while the index's order is unchanged a lookup is one identity check by
- * position. The arrays are reused by every search: allocating two 100k-element arrays per
- * search cost more in garbage collection than the search itself.
+ * The entries of the latest search in iteration order, with their trigram masks. While the
+ * index's order is unchanged a mask is found by position, one identity check per entry (a map
+ * lookup per entry costs about as much as scanning a short text); where the order changed it
+ * is looked up in the mask cache by item id and used only if it was built from this very
+ * entry object (the index replaces entries and never mutates them, so a mask stays right for
+ * its object, and an id keeps at most one stale entry alive). The arrays are reused by every
+ * search: allocating two index-sized arrays per search cost more in garbage collection than
+ * the search itself (docs/BENCHMARKS.md "Before and after the performance work").
+ *
+ * Masks are a speed-up only: a missing mask means the entry's text is scanned. While caches are
+ * bypassed no mask is used or built and every search scans every text, which is how tests
+ * check that the masks never change a result.
  */
-class GramMaskCache {
+export class GramMaskCache {
   readonly order: IndexEntry[] = [];
   readonly masks: (Uint32Array | undefined)[] = [];
-  private readonly byEntry = new WeakMap<IndexEntry, Uint32Array>();
+
+  /** @param kept the mask of each recently searched entry, by item id (tests pass a small one) */
+  constructor(private readonly kept = new BoundedCache<string, KeptMask>('search trigram masks', SEARCH_MASKS_LIMIT)) {}
 
   /** Takes a search's entries; returns how many there are (valid positions in order/masks). */
   load(entries: Iterable<IndexEntry>): number {
     const { order, masks } = this;
-    let budget = MASK_BUILDS_PER_SEARCH;
+    const bypassed = BoundedCache.bypassing;
+    let budget = bypassed ? 0 : MASK_BUILDS_PER_SEARCH;
     let count = 0;
     for (const entry of entries) {
-      if (order[count] !== entry) {
+      if (order[count] !== entry || bypassed) {
         order[count] = entry;
-        masks[count] = this.byEntry.get(entry);
+        masks[count] = this.keptMask(entry);
       }
       if (!masks[count] && budget > 0) {
         budget--;
         const mask = buildGramMask(entry);
-        this.byEntry.set(entry, mask);
+        this.kept.set(entry.id, { entry, mask });
         masks[count] = mask;
       }
       count++;
@@ -190,8 +214,15 @@ class GramMaskCache {
     }
     return count;
   }
+
+  /** The kept mask of this very entry object (undefined for an older entry of its item). */
+  private keptMask(entry: IndexEntry): Uint32Array | undefined {
+    const kept = this.kept.get(entry.id);
+    return kept?.entry === entry ? kept.mask : undefined;
+  }
 }
 
+/** The masks of every search that is not given its own. */
 const gramMasks = new GramMaskCache();
 
 /** Hash of the trigram ending at text[i], in 0..GRAM_BITS-1. */

@@ -1,6 +1,6 @@
 import { joinPath } from '../util/paths.js';
 
-/** Where everything of one tracker lives (DESIGN.md "Tracker model"). */
+/** Where everything of one tracker lives (the layout in docs/TRACKER.md). */
 export class TrackerPaths {
   readonly root: string;
   readonly config: string;

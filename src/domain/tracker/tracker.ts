@@ -40,7 +40,7 @@ export interface TrackerOptions {
 }
 
 /**
- * The tracker domain service: every operation the CLI and the MCP tools offer (issue 2). Reads
+ * The tracker domain service: every operation the CLI and the MCP tools offer. Reads
  * of single items go to the files; list/next/search go through the derived index; every
  * mutation goes through the MutationEngine (lock, guards, write-ahead history, receipt).
  */
@@ -88,8 +88,8 @@ export class Tracker {
   /**
    * The tracker at `root` without reading config.yaml yet: the operations that need the
    * configuration read it on first use, and a host calls {@link ready} when it wants it checked
-   * (pm-mcp answers `server/discover` first: issue 3, cold start). Reads of items, lists and
-   * history never wait for it.
+   * (pm-mcp answers `server/discover` before reading it, so its start-up does not wait for
+   * the file). Reads of items, lists and history never wait for it.
    */
   static openDeferred(ports: TrackerPorts, root: string, options: TrackerOptions): Tracker {
     return new Tracker(ports, root, options);
@@ -182,7 +182,7 @@ export class Tracker {
 
   /**
    * Closes (or cancels) an item with evidence. Canceling an item somebody else holds a live
-   * claim on is destructive to their work and needs consent (DESIGN.md "Consent").
+   * claim on is destructive to their work and needs consent (docs/TRACKER.md "Mutations").
    */
   async close(id: string, input: CloseInput, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
     const actor = this.actor(options);

@@ -1,8 +1,8 @@
 /**
- * The one bounded cache behind every speed-up in pm (DEVELOPERS.md rule 8: speed-ups live
- * behind one small mechanism). A cache only ever saves work that can be done again: a value it
- * forgets is recomputed by the caller's plain path, so the bound protects memory without
- * changing results.
+ * The one bounded cache behind every speed-up in pm: one small mechanism for every speed-up,
+ * so each is bounded and can be switched off the same way. A cache only ever saves work that
+ * can be done again: a value it forgets is recomputed by the caller's plain path, so the bound
+ * protects memory without changing results.
  *
  * Eviction is two-generation ("segmented clear"): entries go into a young generation; when it
  * holds `limit / 2` entries it becomes the old generation and the previous old one is dropped.

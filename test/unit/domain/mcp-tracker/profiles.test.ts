@@ -11,9 +11,9 @@ import { memoryTracker } from '../../../support/memory-tracker.js';
 import { TRACKER_SERVER_INFO, TrackerMcpHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * Profiles (issue 3: "PM_MCP_PROFILE = core (default, token-bounded everyday set) | standard |
- * full | custom with PM_MCP_TOOLS (unknown or empty names fail at startup with a clear
- * message). tools/list order is deterministic.").
+ * Profiles (docs/MCP.md "Running pm-mcp"): PM_MCP_PROFILE = core (default, a token-bounded
+ * everyday set) | standard | full | custom with PM_MCP_TOOLS, whose unknown or empty names fail
+ * at startup with a clear message; tools/list order is deterministic.
  */
 
 /**

@@ -1,8 +1,8 @@
 import { expectCleanHarness, seededHarness, type Message, type SeededHarness, type TrackerMcpHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * The tracker prompts (issue 3: "Prompts: orientation, claim-and-start (argument: item id),
- * evidence-and-close (arguments: item id, evidence)"), rendered from live tracker data.
+ * The tracker prompts (2026-07-28 `server/prompts`): orientation, claim-and-start (argument:
+ * item id) and evidence-and-close (arguments: item id, evidence), rendered from live tracker data.
  */
 
 let h: TrackerMcpHarness;

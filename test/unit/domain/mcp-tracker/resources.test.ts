@@ -2,9 +2,10 @@ import { PM_BUILTIN_GUIDANCE, PM_MAX_GUIDANCE_LENGTH } from '../../../../src/dom
 import { TrackerMcpHarness, type Message } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * The tracker resources (issue 3: "pm://context, pm://items/{id} (template, with completion of
- * ids), pm://claims, pm://guidance; cursor pagination everywhere lists can grow"; seed 004:
- * "Tool and resource data stay private; public metadata lists may be cached").
+ * The tracker resources (2026-07-28 `server/resources`): pm://context, pm://items/{id}
+ * (template, with completion of ids), pm://claims and pm://guidance, with cursor pagination
+ * wherever a list can grow (seed 004 "MRTR, tasks, and cache behavior": "Tool and resource data
+ * stay private; public metadata lists may be cached").
  */
 
 let h: TrackerMcpHarness;

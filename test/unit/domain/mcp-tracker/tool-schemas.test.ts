@@ -15,9 +15,10 @@ import { checkJsonSchema2020 } from '../../../support/mcp-schema.js';
 import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * Tool descriptors (issue 3: "a bounded JSON Schema 2020-12 inputSchema validated before
- * advertisement, an outputSchema, annotations … arguments parsed with zod (unknown keys get a
- * warning naming the nearest declared key)").
+ * Tool descriptors (2026-07-28 `server/tools`; seed 004 "MRTR, tasks, and cache behavior": tool
+ * schemas are validated as bounded JSON Schema 2020-12 documents before advertisement): an
+ * outputSchema, annotations, and arguments parsed with zod, where unknown keys get a warning
+ * naming the nearest declared key.
  */
 
 const text = TrackerMcpHarness.text;

@@ -3,7 +3,7 @@ import type { Tracker } from '../../../../src/domain/tracker/tracker.js';
 import { expectCleanHarness, seededHarness, TrackerMcpHarness, type ToolResult, type SeededHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * The read-only tracker tools over the real dispatcher (issue 3 "Tools, resources, prompts"):
+ * The read-only tracker tools over the real dispatcher (2026-07-28 `server/tools`):
  * one happy path and one failure each, in the modern era and on the legacy path. The harness
  * validates every message against the era's schema and structuredContent against outputSchema.
  */

@@ -2,9 +2,9 @@ import { resolvePmMcpActor } from '../../../../src/domain/mcp-tracker/index.js';
 import { expectCleanHarness, seededHarness, TrackerMcpHarness, type ToolResult, type SeededHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
- * The mutating tracker tools over the real dispatcher (issue 3): receipts in structuredContent,
- * expectedRevision and idempotencyKey, the actor taken from the request, consent for the
- * destructive tool, and one failure each as an isError result.
+ * The mutating tracker tools over the real dispatcher (docs/TRACKER.md "Mutations"): receipts
+ * in structuredContent, expectedRevision and idempotencyKey, the actor taken from the request,
+ * consent for the destructive tool, and one failure each as an isError result.
  */
 
 const text = TrackerMcpHarness.text;

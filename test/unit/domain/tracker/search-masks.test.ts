@@ -1,6 +1,10 @@
 import type { IndexEntry } from '../../../../src/domain/tracker/index-entry.js';
-import { runSearchQuery } from '../../../../src/domain/tracker/search-query.js';
+import { GramMaskCache, runSearchQuery, type KeptMask } from '../../../../src/domain/tracker/search-query.js';
+import { BoundedCache } from '../../../../src/domain/util/bounded-cache.js';
+import { cachedAndPlain } from '../../../support/cache-comparison.js';
 import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
+
+afterEach(() => BoundedCache.bypass(false));
 
 /** A synthetic index entry (search reads only these fields). */
 function entry(n: number, title: string, body: string, comments = ''): IndexEntry {
@@ -73,6 +77,52 @@ describe('search over many entries (trigram masks, two passes)', () => {
     const id = entries[42]!.id;
     const result = runSearchQuery(entries, { query: id });
     expect(result.results[0]).toMatchObject({ id, matchedIn: ['id'] });
+  });
+});
+
+describe('the trigram masks (BoundedCache "search trigram masks")', () => {
+  /** 12k entries: more than one search builds masks for, so searches mix masked and unmasked. */
+  const corpus = (): IndexEntry[] => Array.from({ length: 12_000 }, (_, n) => {
+    const words = [WORDS[n % 12]!, WORDS[(n * 5) % 12]!, `w${n % 613}`];
+    if (n % 700 === 5) words.push('needle');
+    return entry(n, `${words[0]} ${words[2]}`, `${words.join(' ')} body text`, n % 3000 === 1 ? 'Comment with Haystack' : '');
+  });
+  const QUERIES = ['needle', 'w12', 'haystack', 'needle w3', 'needle zzzunknown', 'ec', 'alpha bravo', 'pm-00002s'];
+
+  /** Searches in rounds; between rounds entries are replaced by new objects and some removed. */
+  function rounds(masks: GramMaskCache): { results: string; masked: number } {
+    let list = corpus();
+    const results: unknown[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (const query of QUERIES) results.push(runSearchQuery(list, { query, limit: 50 }, masks));
+      list = list.map((e, i) => (i % 911 === round ? entry(i, `needle replaced ${round}`, `new body ${round}`) : e));
+      list.splice(100 * (round + 1), 1);
+    }
+    return { results: JSON.stringify(results), masked: masks.masks.filter(Boolean).length };
+  }
+
+  it('give the same results with caching on and bypassed, as entries are replaced and removed', async () => {
+    const { cached, plain } = await cachedAndPlain(async () => rounds(new GramMaskCache()));
+    expect(cached.results === plain.results).toBe(true);
+    expect(cached.results.includes('needle replaced 2')).toBe(true);
+    // Caching on, the masks were built and used; bypassed, every text was scanned.
+    expect(cached.masked).toBeGreaterThan(8192);
+    expect(plain.masked).toBe(0);
+  });
+
+  it('never keep more masks than their limit, and stay exact when the order shifts', () => {
+    const kept = new BoundedCache<string, KeptMask>('search trigram masks', 64);
+    const masks = new GramMaskCache(kept);
+    const list = corpus().slice(0, 2000);
+    for (let round = 0; round < 3; round++) {
+      if (round > 0) list.splice(10, 1);
+      for (const term of ['needle', 'w12', 'haystack', 'echo']) {
+        const result = runSearchQuery(list, { query: term, limit: 200 }, masks);
+        expect(result.total).toBe(naiveMatches(list, term).length);
+        expect(kept.size).toBeLessThanOrEqual(64);
+      }
+    }
+    expect(kept.size).toBeGreaterThan(0);
   });
 });
 
