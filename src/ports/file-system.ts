@@ -73,7 +73,7 @@ export type WatchListener = (name: string | undefined) => void;
 
 /**
  * The tracker's view of a file system. Paths are absolute, '/'-separated. Shaped to the
- * tracker's needs (DESIGN.md "Tracker model"): atomic whole-file replacement, append-only
+ * tracker's needs (docs/TRACKER.md): atomic whole-file replacement, append-only
  * logs, exclusive creation for ids, directory scans with change signatures, and a watch.
  */
 export interface FileSystem {

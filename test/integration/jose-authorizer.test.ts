@@ -1,5 +1,5 @@
 /**
- * The jose bearer authorizer with real keys (issue 4 "Authorization"): RS256 and ES256 key pairs
+ * The jose bearer authorizer with real keys (docs/AUTH.md): RS256 and ES256 key pairs
  * generated here, a JWKS file in a temp dir, a JWKS URL served by node:http on 127.0.0.1
  * (port 0), and a shared HS256 secret. Every refusal carries the exact challenge.
  */

@@ -1,5 +1,5 @@
 /**
- * Bearer authorization of a real pm-mcp-http process (issue 4 "Authorization" and "Proof"):
+ * Bearer authorization of a real pm-mcp-http process (docs/AUTH.md; 2026-07-28 `basic/authorization`):
  * bound to 127.0.0.1 on port 0 with PM_MCP_AUTH=jwt, once with a shared HS256 secret and once
  * with a JWKS file. Covers the 401 challenge with resource_metadata, both well-known metadata
  * paths, 403 insufficient_scope for a write tool under a read-only token, 200 for valid tokens,

@@ -1,5 +1,5 @@
 /**
- * The node:http + express binding of pm-mcp-http on 127.0.0.1, port 0 (issue 4 "Transport",
+ * The node:http + express binding of pm-mcp-http on 127.0.0.1, port 0 (docs/HTTP.md,
  * "Performance (benchmark)"; docs/HTTP.md "What happens to one POST" steps 1–3): the MCP path's
  * own body reader (no body-parser) keeps the parser's behaviour — Content-Encoding gzip/deflate/br
  * inflated under the bound, other encodings 415, chunked bodies bounded (413 after draining, the

@@ -1,6 +1,6 @@
 /**
- * pm-mcp-http over sessionless Streamable HTTP on 127.0.0.1 with port 0 (issue 4 "Transport",
- * "Proof"; seed 004 "Transport behavior", "Removed"; spec-notes §0, §1, §4, §6, §7, §11, §16.1).
+ * pm-mcp-http over sessionless Streamable HTTP on 127.0.0.1 with port 0 (docs/HTTP.md;
+ * seed 004 "Transport behavior", "Removed"; 2026-07-28 `basic/transports/streamable-http`).
  *
  * - A real `pm-mcp-http` process (bin/pm-mcp-http.js → dist/) over a temp tracker: every
  *   transport rule with a positive and a negative request, written byte for byte with node:http.

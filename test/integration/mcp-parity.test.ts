@@ -1,7 +1,7 @@
 /**
- * Transport parity (issue 4 "Proof": "a parity test replays the same request fixtures through
- * stdio and HTTP and compares results and error codes"; seed 004: pm-mcp-http binds the *same*
- * dispatcher to HTTP). One real `pm-mcp` (stdio) and one real `pm-mcp-http` serve two identical,
+ * Transport parity: the same request fixtures replayed through stdio and HTTP give the same
+ * results and error codes (seed 004 "Decision": pm-mcp-http binds the *same* dispatcher to
+ * HTTP). One real `pm-mcp` (stdio) and one real `pm-mcp-http` serve two identical,
  * freshly initialized temp trackers; the same fixtures — modern reads and writes, tool failures,
  * every protocol error, and the initialize-era legacy path — are replayed through both, in the
  * same order, and the answers must be identical once volatile values are normalized (item ids,

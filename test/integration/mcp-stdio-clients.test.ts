@@ -1,7 +1,6 @@
 /**
  * The real `pm-mcp` process (bin/pm-mcp.cjs → dist/composition/mcp-stdio-main.js), started with
- * its working directory set to a fresh temp tracker, driven by real MCP clients (issue 3
- * "Proof"; seed 004 "Legacy boundary", "Rollout, rollback, and proof"):
+ * its working directory set to a fresh temp tracker, driven by real MCP clients (seed 004 "Legacy boundary", "Rollout, rollback, and proof"):
  *
  * - the official v2 client `@modelcontextprotocol/client` pinned to 2026-07-28 (stateless
  *   per-request `_meta`, `server/discover` instead of `initialize`);

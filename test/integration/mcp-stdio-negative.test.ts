@@ -1,7 +1,6 @@
 /**
- * The negative controls of seed 004 ("Rollout, rollback, and proof"; "Legacy boundary") and
- * issue 3 ("Negotiation and envelopes", "Legacy boundary", "Subscriptions", "Proof"), against
- * the real `pm-mcp` process over raw JSON lines: what no SDK client would send is written here
+ * The negative controls of seed 004 ("Rollout, rollback, and proof"; "Legacy boundary"),
+ * against the real `pm-mcp` process over raw JSON lines: what no SDK client would send is written here
  * by hand. Every line the server writes in these tests is validated against the official
  * schema of its era (test/support/mcp-schema.ts).
  */

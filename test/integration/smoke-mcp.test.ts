@@ -1,5 +1,5 @@
 /**
- * `npm run smoke:mcp` (scripts/smoke-mcp.mjs) as CI runs it (issue 3 "Proof"; seed 004
+ * `npm run smoke:mcp` (scripts/smoke-mcp.mjs) as CI runs it (seed 004
  * "Legacy boundary": the smoke gate reads PM_MCP_LEGACY_PROTOCOL_VERSIONS from the built SDK and
  * drives one real initialize per declared revision against the released launcher, plus a
  * negative control for an undeclared revision). The full run packs, installs and uses npx, so it

@@ -2,7 +2,7 @@
  * Listen streams over real files: the tracker's change source watches the items directory of a
  * tracker in a temp dir through the NodeFileSystem adapter, and changes made by *other OS
  * processes* (a real tracker update through the built dist/, a plain atomic rewrite, a delete)
- * reach the listener as tagged notifications (issue 3 "Subscriptions"; seed 004).
+ * reach the listener as tagged notifications (seed 004).
  */
 import { spawn } from 'node:child_process';
 import { NodeFileSystem } from '../../src/adapters/node/node-file-system.js';

@@ -5,7 +5,7 @@ import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.j
 import { nodeCrypto } from './lazy-crypto.js';
 
 // node:fs/promises is reached through `fs.promises`, loaded on first use: loading it costs a
-// process start ~2 ms, and most starts never scan or fsync (issue 3, cold start).
+// process start ~2 ms, and most starts never scan or fsync (start-up time, docs/BENCHMARKS.md).
 const SCAN_CHUNK = 2000;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The tracker's MCP surface (issue 3 "Tools, resources, prompts"): SDK-backed tracker tools
+ * The tracker's MCP surface (seed 004 "Decision"; docs/MCP.md "Tools"): SDK-backed tracker tools
  * selected by profile, the pm:// resources, the prompts, and the server factory the
  * composition layer builds pm-mcp from. Pure domain code over the Tracker and the FileSystem port.
  */

@@ -11,7 +11,7 @@ import { createPmTrackerPrompts } from './tracker-prompts.js';
 import { createPmTrackerResources } from './tracker-resources.js';
 
 /**
- * The tracker MCP server description (issue 3 "Tools, resources, prompts"): the profile's
+ * The tracker MCP server description (seed 004 "Decision": tools are SDK-backed tracker operations): the profile's
  * tools, the tracker resources and prompts, and bounded instructions, handed to the protocol
  * core's `definePmMcpServer`. The composition layer builds the stdio (and later HTTP) server
  * from the result: `new PmMcpDispatcher(server, createPmMcpMethodRegistry(server))`.

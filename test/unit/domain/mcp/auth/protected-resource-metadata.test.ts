@@ -8,7 +8,7 @@ import {
 
 const base = { resource: 'http://127.0.0.1:8787/mcp', authorizationServers: ['https://auth.example.com'], scopesSupported: ['pm:read', 'pm:write'] };
 
-describe('canonical resource URI (RFC 8707 §2, spec notes §14)', () => {
+describe('canonical resource URI (RFC 8707 §2, 2026-07-28 `basic/authorization`)', () => {
   test('scheme and host are lowercased, default ports dropped, a bare origin has no trailing slash, the path is kept', () => {
     expect(canonicalMcpResourceUri('http://127.0.0.1:8787/mcp')).toBe('http://127.0.0.1:8787/mcp');
     expect(canonicalMcpResourceUri('HTTPS://MCP.Example.COM:443/MCP')).toBe('https://mcp.example.com/MCP');
