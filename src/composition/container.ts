@@ -4,6 +4,7 @@ import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
 import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
 import { stderrLog, type ProcessLog } from './process-log.js';
+import { serverExtensionsModule } from './server-extensions-module.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { trackerModule } from './tracker-module.js';
@@ -34,7 +35,7 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
   });
   const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
-  await container.load(base, ...adapters, trackerModule, mcpModule, ...(options.modules ?? []));
+  await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));
   return container;
 }
 

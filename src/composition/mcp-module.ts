@@ -26,7 +26,7 @@ import type { Settings } from './settings.js';
 export const mcpModule = new ContainerModule(({ bind }) => {
   bind(IDS.McpServer)
     .toResolvedValue(
-      (tracker: Tracker, fs: FileSystem, s: Settings, extensions: readonly PmMcpServerExtension[]) =>
+      (tracker: Tracker, fs: FileSystem, s: Settings, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[]) =>
         createPmTrackerMcpServer({
           tracker,
           fs,
@@ -34,10 +34,10 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           ...(s.mcpTools !== undefined ? { tools: s.mcpTools } : {}),
           defaultActor: s.actor,
           serverInfo: pmServerInfo(),
-          extensions: mcpExtensionOffers(extensions),
+          extensions: mcpExtensionOffers([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
         }),
-      [IDS.Tracker, IDS.FileSystem, IDS.Settings, IDS.McpExtensions],
+      [IDS.Tracker, IDS.FileSystem, IDS.Settings, IDS.PmExtensions, IDS.McpExtensions],
     )
     .inSingletonScope();
   bind(IDS.McpSubscriptions)
@@ -49,9 +49,9 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.McpMethods)
     .toResolvedValue(
-      (server: PmMcpServerDescriptor, subscriptions: PmMcpSubscriptionRegistry, extensions: readonly PmMcpServerExtension[]) =>
-        createPmMcpMethodRegistry(server, [mcpSubscriptionsExtension(subscriptions), ...extensions]),
-      [IDS.McpServer, IDS.McpSubscriptions, IDS.McpExtensions],
+      (server: PmMcpServerDescriptor, subscriptions: PmMcpSubscriptionRegistry, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[]) =>
+        createPmMcpMethodRegistry(server, [mcpSubscriptionsExtension(subscriptions), ...own, ...extra]),
+      [IDS.McpServer, IDS.McpSubscriptions, IDS.PmExtensions, IDS.McpExtensions],
     )
     .inSingletonScope();
   bind(IDS.McpDispatcher)

@@ -38,7 +38,9 @@ export const IDS = {
   /** The tracker with config.yaml read and checked (the CLI's commands need it). */
   ReadyTracker: id<Tracker>('ReadyTracker'),
   TaskStore: id<TaskStore>('TaskStore'),
-  /** The server extensions this process registers (Skills, Apps, …), in order. */
+  /** The server extensions pm registers itself (Skills, Apps, …), in order. */
+  PmExtensions: id<readonly PmMcpServerExtension[]>('PmExtensions'),
+  /** Further extensions a host embedding a main adds, after pm's own. */
   McpExtensions: id<readonly PmMcpServerExtension[]>('McpExtensions'),
   McpServer: id<PmMcpServerDescriptor>('McpServer'),
   McpSubscriptions: id<PmMcpSubscriptionRegistry>('McpSubscriptions'),
