@@ -144,14 +144,17 @@ export function zodNamespaceImports(options = {}, stats = {}) {
   };
 }
 
-/** The yaml functions the lazy stand-in serves. */
-const LAZY_YAML_EXPORTS = ['parseDocument', 'stringify'];
+/** The yaml functions the lazy stand-in serves (visit with its BREAK/SKIP/REMOVE markers). */
+const LAZY_YAML_EXPORTS = ['parseDocument', 'stringify', 'visit', 'isAlias', 'isMap', 'isScalar'];
+/** The markers of `visit` (read from the real function on first use). */
+const LAZY_YAML_VISIT_MARKERS = ['BREAK', 'SKIP', 'REMOVE'];
 
 /**
  * yaml is CommonJS, so a bundle runs all of its module code (~5 ms of a start) where a module
  * importing it is evaluated, though pm-mcp needs it only once config.yaml or an item is read.
- * pm uses two plain functions of it: the bundles import them from this stand-in, which loads
- * yaml on the first call. Importing anything else from 'yaml' (another name, a namespace or a
+ * pm uses a few plain functions of it (parsing, printing, and the node visitor skill front
+ * matter is checked with): the bundles import them from this stand-in, which loads yaml on the
+ * first call. Importing anything else from 'yaml' (another name, a namespace or a
  * default import) fails the build, naming the importer, as does a yaml without these functions.
  * `options.yaml` is the yaml module file (default: the installed package's).
  */
@@ -186,6 +189,7 @@ export function lazyYaml(options = {}) {
           `let yaml;`,
           `const load = () => (yaml ??= require(${JSON.stringify(real)}));`,
           ...LAZY_YAML_EXPORTS.map((fn) => `export function ${fn}(...args) { return load().${fn}(...args); }`),
+          ...LAZY_YAML_VISIT_MARKERS.map((marker) => `Object.defineProperty(visit, ${JSON.stringify(marker)}, { get: () => load().visit.${marker} });`),
         ].join('\n'),
         loader: 'js',
         resolveDir: root,

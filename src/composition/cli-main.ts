@@ -89,6 +89,7 @@ function lazyServices(settings: () => Settings): CliServices {
   const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'))));
   return {
     tracker: async () => (await composed()).tracker(),
+    skills: async () => (await composed()).skills(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

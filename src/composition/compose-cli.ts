@@ -1,14 +1,18 @@
+import type { PmMcpSkillRegistry } from '../domain/skills/registry.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { FileSystem } from '../ports/file-system.js';
 import { buildContainer } from './container.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
+import { loadPmSkillRegistry, workspaceRootOf } from './skills-composition.js';
 
 /** What the `pm` CLI runs on. */
 export interface CliApp {
   /** The tracker with config.yaml read (exit 7 on a bad file, through the command's error). */
   tracker(): Promise<Tracker>;
+  /** The skills registry a server over this tracker would serve (package and workspace skills). */
+  skills(): Promise<PmMcpSkillRegistry>;
   readonly fs: FileSystem;
   readonly settings: Settings;
 }
@@ -20,5 +24,9 @@ export interface CliApp {
 export async function composeCli(settings: Settings, log: ProcessLog): Promise<CliApp> {
   const container = await buildContainer(settings, 'node', { log });
   const fs = await container.getAsync(IDS.FileSystem);
-  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker) };
+  const skills = async () => {
+    const root = await container.getAsync(IDS.TrackerRoot);
+    return loadPmSkillRegistry(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.PackageSkillsDir), workspaceRootOf(root));
+  };
+  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills };
 }

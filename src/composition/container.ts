@@ -5,6 +5,7 @@ import { memoryAdaptersModule } from './memory-adapters-module.js';
 import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
 import { stderrLog, type ProcessLog } from './process-log.js';
 import { serverExtensionsModule } from './server-extensions-module.js';
+import { pmPackageSkillsDir } from './skills-composition.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { trackerModule } from './tracker-module.js';
@@ -33,6 +34,7 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.Settings).toConstantValue(settings);
     bind(IDS.Log).toConstantValue(options.log ?? stderrLog('pm'));
     bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
+    bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
   });
   const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));

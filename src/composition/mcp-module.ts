@@ -3,7 +3,7 @@ import { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
 import { createPmMcpMethodRegistry } from '../domain/mcp/methods/core-methods.js';
 import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
 import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
-import { mcpExtensionOffers, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { mcpExtensionOffers, mcpLegacyExtensionIds, prepareMcpExtensions, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS } from '../domain/mcp/subscriptions/index.js';
 import { mcpSubscriptionsExtension } from '../domain/mcp/subscriptions/listen-method.js';
 import { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
@@ -35,6 +35,8 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           defaultActor: s.actor,
           serverInfo: pmServerInfo(),
           extensions: mcpExtensionOffers([...own, ...extra]),
+          legacyExtensions: mcpLegacyExtensionIds([...own, ...extra]),
+          prepare: () => prepareMcpExtensions([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
         }),
       [IDS.Tracker, IDS.FileSystem, IDS.Settings, IDS.PmExtensions, IDS.McpExtensions],
@@ -42,9 +44,9 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.McpSubscriptions)
     .toResolvedValue(
-      (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker) =>
-        new PmMcpSubscriptionRegistry(server, clock, [new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items)]),
-      [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker],
+      (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[]) =>
+        new PmMcpSubscriptionRegistry(server, clock, [new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items), ...[...own, ...extra].flatMap((extension) => extension.changeSources ?? [])]),
+      [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker, IDS.PmExtensions, IDS.McpExtensions],
     )
     .inSingletonScope();
   bind(IDS.McpMethods)

@@ -1,14 +1,43 @@
 import { ContainerModule } from 'inversify';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { pmMcpSkillsExtension } from '../domain/skills/skills-extension.js';
+import { PmMcpSkillsService } from '../domain/skills/skills-service.js';
+import type { Clock } from '../ports/clock.js';
+import type { FileSystem } from '../ports/file-system.js';
+import type { Hasher } from '../ports/hasher.js';
+import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
+import type { Settings } from './settings.js';
+import { loadPmSkillRegistry, logPmSkillDiagnostics, workspaceRootOf } from './skills-composition.js';
 
 /**
  * The server extensions pm itself registers on both MCP servers (seed 000: Skills and Apps;
  * seed 004: tasks, progressive tool discovery), each built from the ports it needs. The
  * process's own extra extensions (a host embedding a main) come after them.
+ *
+ * Skills: the package's skills (IDS.PackageSkillsDir; none in the memory family) and the
+ * workspace's `.agents/skills/` beside the tracker, loaded while the server prepares, watched
+ * for changes once skills are used, rejections logged on stderr.
  */
 export const serverExtensionsModule = new ContainerModule(({ bind }) => {
+  bind(IDS.SkillsService)
+    .toResolvedValue(
+      (fs: FileSystem, hasher: Hasher, clock: Clock, trackerRoot: string, packageSkillsDir: string | undefined, log: ProcessLog) => {
+        const workspaceRoot = workspaceRootOf(trackerRoot);
+        return new PmMcpSkillsService({
+          load: () => loadPmSkillRegistry(fs, hasher, packageSkillsDir, workspaceRoot),
+          watch: { fs, clock, workspaceRoot },
+          onDiagnostics: (diagnostics) => logPmSkillDiagnostics(log, diagnostics),
+          onReloadError: (error) => log.error('skills reload failed', error),
+        });
+      },
+      [IDS.FileSystem, IDS.Hasher, IDS.Clock, IDS.TrackerRoot, IDS.PackageSkillsDir, IDS.Log],
+    )
+    .inSingletonScope();
   bind(IDS.PmExtensions)
-    .toResolvedValue((): readonly PmMcpServerExtension[] => Object.freeze([]), [])
+    .toResolvedValue(
+      (skills: PmMcpSkillsService, settings: Settings): readonly PmMcpServerExtension[] => Object.freeze([pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration })]),
+      [IDS.SkillsService, IDS.Settings],
+    )
     .inSingletonScope();
 });

@@ -6,6 +6,7 @@ import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
 import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import type { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
+import type { PmMcpSkillsService } from '../domain/skills/skills-service.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Authorizer } from '../ports/authorizer.js';
 import type { Clock } from '../ports/clock.js';
@@ -38,6 +39,10 @@ export const IDS = {
   /** The tracker with config.yaml read and checked (the CLI's commands need it). */
   ReadyTracker: id<Tracker>('ReadyTracker'),
   TaskStore: id<TaskStore>('TaskStore'),
+  /** The published package's `skills/` directory (undefined in the memory family: no package on disk). */
+  PackageSkillsDir: id<string | undefined>('PackageSkillsDir'),
+  /** The skills the servers serve: registry holder and workspace watch. */
+  SkillsService: id<PmMcpSkillsService>('SkillsService'),
   /** The server extensions pm registers itself (Skills, Apps, …), in order. */
   PmExtensions: id<readonly PmMcpServerExtension[]>('PmExtensions'),
   /** Further extensions a host embedding a main adds, after pm's own. */

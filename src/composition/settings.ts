@@ -18,6 +18,12 @@ export const settingsSchema = z.object({
   mcpProfile: z.string().min(1).optional(),
   /** PM_MCP_TOOLS: the tool names of the custom profile, comma-separated. */
   mcpTools: z.string().optional(),
+  /**
+   * PM_MCP_SKILLS_DECLARATION: whether skills requests must declare the Skills extension with
+   * its exact revision (`required`, seed 000) or may omit it (`optional`, what standard
+   * SEP-2640 clients send); docs/SKILLS.md.
+   */
+  skillsDeclaration: z.enum(['required', 'optional']).default('required'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -37,6 +43,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(lock !== undefined ? { lockTimeoutMs: Number(lock) } : {}),
     ...(env.PM_MCP_PROFILE ? { mcpProfile: env.PM_MCP_PROFILE } : {}),
     ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
+    ...(env.PM_MCP_SKILLS_DECLARATION ? { skillsDeclaration: env.PM_MCP_SKILLS_DECLARATION } : {}),
     ...overrides,
   }, { jitless: true });
   if (!parsed.success) {

@@ -99,6 +99,12 @@ export interface FileSystem {
   ensureDir(path: string): Promise<void>;
   /** Watches a directory's direct entries; returns the function that stops watching. */
   watch(dir: string, listener: WatchListener): () => void;
+  /**
+   * Watches everything below dir, at any depth: the listener gets the changed entry's path
+   * relative to dir ('/'-separated), or undefined when unknown. A dir that does not exist (or
+   * cannot be watched) is not watched: the returned stop function then does nothing.
+   */
+  watchTree(dir: string, listener: WatchListener): () => void;
 
   // Link-free access for content the project does not trust (seed 000 "Skills over MCP":
   // symbolic links are rejected and budgets are reserved from metadata before a body is read).

@@ -183,13 +183,25 @@ describe('pm-lazy-yaml', () => {
     const file = files({ 'entry.js': text });
     const built = bundleWith({ entry: file, plugins: ['yaml'] });
     expect(built.ok).toBe(false);
-    expect(built.message).toContain(`pm-lazy-yaml: expected ${file} to import only parseDocument or stringify from 'yaml' (all the lazy stand-in serves), and it imports ${what}`);
+    expect(built.message).toContain(`pm-lazy-yaml: expected ${file} to import only parseDocument or stringify or visit or isAlias or isMap or isScalar from 'yaml' (all the lazy stand-in serves), and it imports ${what}`);
   });
 
   it('fails when the installed yaml lacks a function the stand-in serves', () => {
     const file = files({ 'entry.js': "import { stringify } from 'yaml';\nexport const v = stringify(1);\n", 'fake-yaml/index.cjs': 'exports.parseDocument = () => ({});\n' });
     const built = bundleWith({ entry: file, plugins: ['yaml'], yaml: { yaml: join(dir, 'fake-yaml', 'index.cjs') } });
     expect(built.ok).toBe(false);
-    expect(built.message).toContain('pm-lazy-yaml: expected the installed yaml to export parseDocument and stringify as functions, and stringify is not');
+    expect(built.message).toContain('pm-lazy-yaml: expected the installed yaml to export parseDocument and stringify and visit and isAlias and isMap and isScalar as functions, and stringify and visit and isAlias and isMap and isScalar are not');
+  });
+
+  it('serves the visitor with its markers, read from the real yaml on first use', () => {
+    const file = files({
+      'entry.js': "import { parseDocument, visit, isScalar } from 'yaml';\nexport const firstScalar = (text) => { const seen = []; visit(parseDocument(text), { Scalar(_key, node) { if (isScalar(node)) { seen.push(node.value); return visit.BREAK; } } }); return seen.join(','); };\n",
+    });
+    const built = bundleWith({ entry: file, plugins: ['yaml'] });
+    expect(built.ok).toBe(true);
+    const out = join(dir, 'out-visit.cjs');
+    writeFileSync(out, built.text!);
+    const run = spawnSync(process.execPath, ['-e', `const m = require(${JSON.stringify(out)}); console.log(m.firstScalar('a: first\\nb: second'))`], { encoding: 'utf8' });
+    expect(run.stdout.trim()).toBe('a'); // visit.BREAK stopped the walk at the first scalar
   });
 });

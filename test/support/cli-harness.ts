@@ -1,5 +1,7 @@
 import type { CliServices } from '../../src/adapters/cli/command.js';
 import { runCli } from '../../src/adapters/cli/run-cli.js';
+import { PureSha256Hasher } from '../../src/adapters/memory/pure-hasher.js';
+import { PmMcpSkillRegistry } from '../../src/domain/skills/registry.js';
 import { initTracker } from '../../src/domain/tracker/init.js';
 import { FakeCliIo } from './fake-cli-io.js';
 import { memoryTracker } from './memory-tracker.js';
@@ -16,14 +18,16 @@ export interface CliRun {
  * The CLI adapter over an in-memory tracker: runs `pm` argv through runCli with a fake
  * terminal. `--actor` switches who the tracker records, as the composition root does.
  */
-export async function cliHarness(options: { configYaml?: string } = {}) {
-  const memory = await memoryTracker(options);
+/** `packageSkillsDir`: a directory of the in-memory file system holding the "package" skills `pm skills` shows. */
+export async function cliHarness(options: { configYaml?: string; packageSkillsDir?: string } = {}) {
+  const memory = await memoryTracker(options.configYaml ? { configYaml: options.configYaml } : {});
   const initRoot = '/fresh/.agents/pm';
   async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
     const io = new FakeCliIo(ioOptions);
     const services = (globals: { actor?: string }): CliServices => ({
       tracker: async () => (globals.actor ? memory.reopen(globals.actor) : memory.tracker),
       initialize: (init) => initTracker(memory.fs, initRoot, init),
+      skills: () => PmMcpSkillRegistry.load({ fileSystem: memory.fs, hasher: new PureSha256Hasher(), package: { name: '@unbrained/pm-cli', version: '9.9.9' }, ...(options.packageSkillsDir ? { packageSkillsDir: options.packageSkillsDir } : {}), workspaceRoot: '/project' }),
     });
     try {
       const code = await runCli(argv, { io, version: '9.9.9', services });

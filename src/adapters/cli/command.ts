@@ -1,4 +1,5 @@
 import type { InitOptions, InitResult } from '../../domain/tracker/init.js';
+import type { PmMcpSkillRegistry } from '../../domain/skills/registry.js';
 import type { Tracker } from '../../domain/tracker/tracker.js';
 
 /**
@@ -9,6 +10,8 @@ import type { Tracker } from '../../domain/tracker/tracker.js';
 export interface CliServices {
   tracker(): Promise<Tracker>;
   initialize(options: InitOptions): Promise<InitResult>;
+  /** The skills registry the MCP servers over this tracker serve (package and workspace skills). */
+  skills(): Promise<PmMcpSkillRegistry>;
 }
 
 /**

@@ -27,6 +27,7 @@ export class MemoryFileSystem implements FileSystem {
   private readonly dirs = new Set<string>(['/']);
   private readonly tree = new MemoryNodeTree();
   private readonly watchers = new Map<string, Set<WatchListener>>();
+  private readonly treeWatchers = new Map<string, Set<WatchListener>>();
   private nextIno = 1;
   private tick = 0;
   private reads = 0;
@@ -157,11 +158,21 @@ export class MemoryFileSystem implements FileSystem {
     return () => set.delete(listener);
   }
 
+  watchTree(dir: string, listener: WatchListener): () => void {
+    const key = trim(dir);
+    if (!this.dirs.has(key) && key !== '/') return () => undefined;
+    const set = this.treeWatchers.get(key) ?? new Set();
+    set.add(listener);
+    this.treeWatchers.set(key, set);
+    return () => set.delete(listener);
+  }
+
   /** Test helper: live watch listeners on `dir`, or on every directory when omitted. */
   watcherCount(dir?: string): number {
     if (dir !== undefined) return this.watchers.get(trim(dir))?.size ?? 0;
     let count = 0;
     for (const set of this.watchers.values()) count += set.size;
+    for (const set of this.treeWatchers.values()) count += set.size;
     return count;
   }
 
@@ -197,6 +208,11 @@ export class MemoryFileSystem implements FileSystem {
     const cut = path.lastIndexOf('/');
     const listeners = this.watchers.get(path.slice(0, cut) || '/');
     if (listeners) for (const listener of listeners) listener(path.slice(cut + 1));
+    for (const [dir, set] of this.treeWatchers) {
+      const prefix = dir === '/' ? '/' : `${dir}/`;
+      if (!path.startsWith(prefix)) continue;
+      for (const listener of set) listener(path.slice(prefix.length));
+    }
   }
 }
 

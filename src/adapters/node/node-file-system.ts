@@ -160,15 +160,24 @@ export class NodeFileSystem implements FileSystem {
   }
 
   watch(dir: string, listener: WatchListener): () => void {
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = fsWatch(dir, { persistent: false }, (_event, name) => listener(name ?? undefined));
-      watcher.on('error', () => listener(undefined));
-    } catch {
-      return () => undefined;
-    }
-    return () => watcher?.close();
+    return watchWith(dir, false, listener);
   }
+
+  watchTree(dir: string, listener: WatchListener): () => void {
+    return watchWith(dir, true, listener);
+  }
+}
+
+/** fs.watch (recursive on every platform node supports it for, Linux included since node 20). */
+function watchWith(dir: string, recursive: boolean, listener: WatchListener): () => void {
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = fsWatch(dir, { persistent: false, recursive }, (_event, name) => listener(name ? String(name).split('\\').join('/') : undefined));
+    watcher.on('error', () => listener(undefined));
+  } catch {
+    return () => undefined;
+  }
+  return () => watcher?.close();
 }
 
 function isMissing(error: unknown): boolean {

@@ -76,7 +76,8 @@ export function buildPmTrackerMcpServerOptions(options: PmTrackerMcpServerOption
     prompts: createPmTrackerPrompts(tracker),
     // The catalogue's schemas come from config.yaml (types, statuses, lease): read it before
     // anything but discover is served, so an opened-deferred tracker is ready for every tool.
-    prepare: () => tracker.ready(),
+    // A host's own preparation (its extensions') runs beside it.
+    prepare: core.prepare ? async () => void (await Promise.all([tracker.ready(), core.prepare!()])) : () => tracker.ready(),
   };
 }
 

@@ -25,6 +25,8 @@ export interface PmMcpServerOptions {
   readonly prompts?: PmMcpPromptRegistry;
   /** Offered extensions (`capabilities.extensions`); negotiation keeps only these. */
   readonly extensions?: Readonly<Record<string, JsonObject>>;
+  /** Ids of offered extensions the legacy `initialize` result declares too (default none). */
+  readonly legacyExtensions?: readonly string[];
   /** Advertise `logging` and honour request `logLevel` (deprecated feature; default off). */
   readonly logging?: boolean;
   readonly toolsListChanged?: boolean;
@@ -52,7 +54,7 @@ export interface PmMcpServerDescriptor {
   readonly features: McpServerFeatures;
   /** `ServerCapabilities` for `server/discover` (extensions included). */
   readonly capabilities: McpServerCapabilities;
-  /** `ServerCapabilities` for legacy `initialize`: no extensions, no listChanged/subscribe (no listen stream there). */
+  /** `ServerCapabilities` for legacy `initialize`: only the legacy extensions, no listChanged/subscribe (no listen stream there). */
   readonly legacyCapabilities: McpServerCapabilities;
   readonly extensions: Readonly<Record<string, JsonObject>>;
   readonly listCache: McpCachePolicy;
@@ -86,11 +88,13 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     resourcesSubscribe: options.resourcesSubscribe ?? false,
     extensions,
   });
+  for (const id of options.legacyExtensions ?? []) if (!Object.prototype.hasOwnProperty.call(extensions, id)) throw new RangeError(`legacy extension ${id} is not offered`);
   const legacyFeatures: McpServerFeatures = {
     tools: features.tools,
     resources: features.resources,
     prompts: features.prompts,
     completions: features.completions,
+    extensions: Object.fromEntries((options.legacyExtensions ?? []).map((id) => [id, extensions[id]!])),
   };
   return Object.freeze({
     serverInfo: deepFreeze(structuredClone(options.serverInfo)),
@@ -100,7 +104,7 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     prompts: options.prompts,
     features,
     capabilities: buildMcpServerCapabilities(features),
-    legacyCapabilities: buildMcpServerCapabilities(legacyFeatures, false),
+    legacyCapabilities: buildMcpServerCapabilities(legacyFeatures),
     extensions,
     listCache: Object.freeze({ ttlMs: ttl(options.listTtlMs, PM_MCP_LIST_TTL_MS, 'listTtlMs'), cacheScope: 'public' as const }),
     discoverTtlMs: ttl(options.discoverTtlMs, PM_MCP_DISCOVER_TTL_MS, 'discoverTtlMs'),

@@ -1,4 +1,5 @@
 import type { PmMcpMethodRegistry } from './method-registry.js';
+import type { PmMcpChangeSource } from './subscriptions/change-source.js';
 import type { PmMcpServerDescriptor } from './server-descriptor.js';
 import type { JsonObject } from './wire-types.js';
 
@@ -14,6 +15,15 @@ export interface PmMcpServerExtension {
   readonly id: string;
   /** Settings advertised under `capabilities.extensions[id]`; absent: nothing is advertised. */
   readonly offer?: JsonObject;
+  /**
+   * True when the offer is also declared in the legacy `initialize` result (an extension whose
+   * specification covers initialize-era connections, as SEP-2640 does).
+   */
+  readonly legacyOffer?: boolean;
+  /** Work done while the server prepares (before anything but `beforeReady` methods is served). */
+  prepare?(): Promise<unknown>;
+  /** What the extension notices changing, for `subscriptions/listen` streams. */
+  readonly changeSources?: readonly PmMcpChangeSource[];
   /** Registers the extension's methods and hooks, once, on the server's registry. */
   register(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void;
 }
@@ -34,4 +44,14 @@ export function mcpExtensionOffers(extensions: readonly PmMcpServerExtension[]):
 export function registerMcpExtensions(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor, extensions: readonly PmMcpServerExtension[]): PmMcpMethodRegistry {
   for (const extension of extensions) extension.register(methods, server);
   return methods;
+}
+
+/** The ids of the extensions whose offer the legacy `initialize` result declares too. */
+export function mcpLegacyExtensionIds(extensions: readonly PmMcpServerExtension[]): readonly string[] {
+  return Object.freeze(extensions.filter((extension) => extension.legacyOffer === true && extension.offer !== undefined).map((extension) => extension.id));
+}
+
+/** Runs every extension's preparation, together. */
+export async function prepareMcpExtensions(extensions: readonly PmMcpServerExtension[]): Promise<void> {
+  await Promise.all(extensions.map((extension) => extension.prepare?.()));
 }

@@ -18,3 +18,9 @@ export { isPmSkillUri, PM_SKILL_MD, PM_SKILL_URI_SCHEME, pmSkillFileUri, pmSkill
 export { PM_DIRECTORY_MIME_TYPE, PM_SKILL_MD_MIME_TYPE } from './mime-types.js';
 export { pmSkillDigest } from './skill-digest.js';
 export type { PmSkillOriginSource } from './origin-plan.js';
+export * from './skills-capability.js';
+export * from './skills-method-specs.js';
+export * from './skills-extension.js';
+export * from './skills-reloader.js';
+export * from './skills-change-source.js';
+export * from './skills-service.js';

@@ -166,5 +166,28 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: inner.id })).toEqual({ status: 'read', bytes: text('inner') });
       expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: other.id })).toEqual({ status: 'refused', reason: 'changed' });
     });
+
+    it('watchTree reports changes at any depth with their relative path, until stopped; a missing dir is not watched', async () => {
+      await tree();
+      const seen: (string | undefined)[] = [];
+      let wake: (() => void) | undefined;
+      const stop = s.fs.watchTree(`${root}/dir`, (name) => {
+        seen.push(name);
+        wake?.();
+      });
+      const saw = (path: string) =>
+        new Promise<void>((resolve) => {
+          const check = () => (seen.includes(path) ? resolve() : undefined);
+          wake = check;
+          check();
+        });
+      await s.writeBytes(`${root}/dir/sub/deep.md`, text('deep'));
+      await saw('sub/deep.md');
+      await s.writeBytes(`${root}/dir/top.md`, text('top'));
+      await saw('top.md');
+      stop();
+      expect(s.fs.watchTree(`${root}/missing`, () => seen.push('never'))).toEqual(expect.any(Function));
+      expect(seen).not.toContain('never');
+    });
   });
 }

@@ -50,6 +50,7 @@ class ScriptedWatchFs implements FileSystem {
     await this.held; // a held scan reads the directory only when released (it sees every write made meanwhile)
     return this.inner.scan(dir);
   }
+  watchTree(dir: string, listener: WatchListener) { return this.inner.watchTree(dir, listener); }
   watch(_dir: string, listener: WatchListener): () => void {
     this.listeners.push(listener);
     return () => {
