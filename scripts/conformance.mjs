@@ -134,6 +134,28 @@ const NOT_APPLICABLE = {
 };
 const TASKS_EXTENSION = 'extension not offered: io.modelcontextprotocol/tasks (and its fixture tools slow_compute, greet, …)';
 
+/**
+ * The Skills extension's scenarios (the suite's pending SEP-2640 set; docs/SKILLS.md), run one by
+ * one (`--scenario`) against two servers over the same tracker and the package's own skills:
+ * - PM_MCP_SKILLS_DECLARATION=optional: every check must pass;
+ * - required (pm's default, as the seeds decide): the suite's requests declare no extension, so
+ *   pm refuses every skills request with -32021; exactly the checks below fail (they need a
+ *   refused call's answer), each failure must come from that refusal (the scenario's log shows
+ *   -32021), and every other check must pass.
+ */
+const SKILLS_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+const SKILLS_REQUIRED_MODE_REFUSED = {
+  'sep-2640-skills-enumeration': ['sep-2640-capability-commits-to-methods', 'sep-2640-skills-list-implemented'],
+  'sep-2640-skills-manifest': ['sep-2640-final-segment-equals-name', 'sep-2640-skillmd-metadata-name', 'sep-2640-skillmd-metadata-description'],
+  'sep-2640-skills-directory': [
+    'sep-2640-directory-read-method-registered',
+    'sep-2640-directory-read-result-resources-shape',
+    'sep-2640-directory-read-subdir-mimetype',
+    'sep-2640-directory-read-invalid-params',
+    'sep-2640-directory-read-pagination',
+  ],
+};
+
 /** Generic scenarios that are run and shown but not part of the required list. */
 const REPORTED = {
   'server-sse-multiple-streams': 'generic (concurrent POSTs), not in the required list',
@@ -267,10 +289,10 @@ function makeTracker() {
 }
 
 /** Starts pm-mcp-http on 127.0.0.1, port 0; resolves with its URL once it printed it. */
-function startServer(trackerDir) {
+function startServer(trackerDir, extraEnv = {}) {
   const child = spawn(process.execPath, [join(root, 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
     cwd: trackerDir,
-    env: pmEnv(trackerDir),
+    env: { ...pmEnv(trackerDir), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -311,10 +333,11 @@ async function stopServer(child) {
   return outcome;
 }
 
-/** Runs one requirement set; resolves with the suite's exit code and its combined output. */
-function runSuite(node, url, revision, outputDir) {
+/** Runs one requirement set (or, given `scenario`, one scenario); resolves with the suite's exit code and its combined output. */
+function runSuite(node, url, revision, outputDir, scenario) {
   return new Promise((done) => {
-    const child = spawn(node.path, [suiteCli(), 'server', '--url', url, '--requirements', revision, '--output-dir', outputDir], {
+    const selection = scenario ? ['--scenario', scenario] : ['--requirements', revision];
+    const child = spawn(node.path, [suiteCli(), 'server', '--url', url, ...selection, '--output-dir', outputDir], {
       cwd: outputDir,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -409,7 +432,8 @@ function formatCounts(counts) {
 
 function printLeg(leg) {
   log('');
-  log(`-- ${leg.requirements} (suite exit ${leg.suiteExitCode}; ${leg.requirements === '2026-07-28' ? 'stateless per-request _meta wire' : 'initialize-era wire, sessionless'})`);
+  const wire = leg.requirements === '2026-07-28' ? 'stateless per-request _meta wire' : leg.requirements === '2025-11-25' ? 'initialize-era wire, sessionless' : 'one scenario at a time, 2026-07-28 wire';
+  log(`-- ${leg.requirements} (suite exit ${leg.suiteExitCode}; ${wire})`);
   const width = Math.max(...leg.scenarios.map((s) => s.scenario.length), 8);
   log(`   ${'scenario'.padEnd(width)}  ${'checks'.padEnd(18)}  verdict`);
   for (const s of leg.scenarios) {
@@ -417,12 +441,52 @@ function printLeg(leg) {
     log(`   ${s.scenario.padEnd(width)}  ${formatCounts(s.counts).padEnd(18)}  ${s.verdict.padEnd(20)}  ${note}`);
     if (s.excludedChecks) log(`   ${''.padEnd(width)}  ${''.padEnd(18)}  excluded (diagnostic tools): ${s.excludedChecks.map((c) => `${c.id}=${c.status}`).join(', ')}`);
     if (s.category === 'required') for (const f of s.failures) log(`   ${''.padEnd(width)}  ${''.padEnd(18)}  ${f.status} ${f.id}: ${f.message.slice(0, 300)}`);
+    if (s.refusedAsDocumented) log(`   ${''.padEnd(width)}  ${''.padEnd(18)}  refused with -32021 as documented: ${s.refusedAsDocumented.join(', ')}`);
   }
+}
+
+/**
+ * The skills leg (see SKILLS_SCENARIOS): each scenario against the optional-mode server (every
+ * check must pass) and the required-mode one (exactly the refused checks fail, from -32021).
+ */
+async function runSkillsLeg(node, servers, workDir) {
+  const scenarios = [];
+  const failures = [];
+  for (const [mode, url] of Object.entries(servers)) {
+    for (const scenario of SKILLS_SCENARIOS) {
+      const outputDir = join(workDir, `skills-${mode}-${scenario}`);
+      mkdirSync(outputDir, { recursive: true });
+      const { exitCode, output } = await runSuite(node, url, '2026-07-28', outputDir, scenario);
+      writeFileSync(join(root, '.ci', `conformance-skills-${mode}-${scenario}.log`), output);
+      const checks = readResults(outputDir).get(scenario);
+      const list = Array.isArray(checks) ? checks : [];
+      const failed = list.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+      const expectedRefused = mode === 'required' ? SKILLS_REQUIRED_MODE_REFUSED[scenario] : [];
+      const unexpected = failed.filter((c) => !expectedRefused.includes(c.id));
+      const missingRefusals = expectedRefused.filter((id) => !failed.some((c) => c.id === id));
+      const refusalSeen = mode !== 'required' || output.includes('-32021');
+      const passed = list.length > 0 && list.some((c) => c.status === 'SUCCESS') && unexpected.length === 0 && missingRefusals.length === 0 && refusalSeen;
+      const counts = { success: list.filter((c) => c.status === 'SUCCESS').length, failure: list.filter((c) => c.status === 'FAILURE').length, warning: list.filter((c) => c.status === 'WARNING').length, skipped: list.filter((c) => c.status === 'SKIPPED').length, info: 0 };
+      const row = {
+        scenario: `${scenario} (${mode} declaration)`,
+        category: 'required',
+        suiteExitCode: exitCode,
+        counts,
+        verdict: passed ? 'PASS' : 'FAIL',
+        failures: [...unexpected.map((c) => ({ id: c.id, status: c.status, message: c.errorMessage ?? '' })), ...missingRefusals.map((id) => ({ id, status: 'EXPECTED-REFUSAL-MISSING', message: 'this check should fail with -32021 in required mode' })), ...(refusalSeen ? [] : [{ id: scenario, status: 'NO-32021', message: 'no -32021 in the scenario output' }])],
+        ...(expectedRefused.length ? { refusedAsDocumented: expectedRefused } : {}),
+      };
+      scenarios.push(row);
+      if (!passed) failures.push(`skills ${row.scenario}`);
+    }
+  }
+  return { leg: { requirements: 'skills (SEP-2640, pending scenarios)', suiteExitCode: '-', scenarios }, failures };
 }
 
 async function main() {
   const report = { suite: `${SUITE_PACKAGE}@${SUITE_VERSION}`, startedAt: new Date(started).toISOString(), ok: false, legs: [], requiredFailures: [] };
   let server;
+  let optionalServer;
   let trackerDir;
   let workDir;
   try {
@@ -457,6 +521,11 @@ async function main() {
       for (const s of scenarios) if (s.category === 'required' && s.verdict !== 'PASS') report.requiredFailures.push(`${revision} ${s.scenario}`);
     }
     if (server.child.exitCode !== null) report.requiredFailures.push(`pm-mcp-http exited during the run:\n${server.stderr()}`);
+    optionalServer = startServer(trackerDir, { PM_MCP_SKILLS_DECLARATION: 'optional' });
+    const skills = await runSkillsLeg(node, { optional: await optionalServer.url, required: url }, workDir);
+    report.legs.push(skills.leg);
+    printLeg(skills.leg);
+    report.requiredFailures.push(...skills.failures);
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
     log(`!! conformance run failed: ${report.error}`);
@@ -465,11 +534,12 @@ async function main() {
       const outcome = await stopServer(server.child);
       report.serverExit = outcome;
     }
+    if (optionalServer) await stopServer(optionalServer.child);
     for (const cleanup of cleanups) cleanup();
     if (keep && trackerDir) log(`   kept: tracker ${trackerDir}, raw results ${workDir}`);
   }
   report.durationMs = Date.now() - started;
-  report.ok = !report.error && report.requiredFailures.length === 0 && report.legs.length === Object.keys(REQUIRED).length;
+  report.ok = !report.error && report.requiredFailures.length === 0 && report.legs.length === Object.keys(REQUIRED).length + 1;
   mkdirSync(dirname(REPORT_PATH), { recursive: true });
   writeFileSync(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
   const required = report.legs.flatMap((leg) => leg.scenarios.filter((s) => s.category === 'required'));

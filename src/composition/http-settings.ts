@@ -33,6 +33,8 @@ export const httpSettingsSchema = z
     maxHeaderBytes: z.number().int().min(1024).max(1024 * 1024).default(16 * 1024),
     /** PM_MCP_HTTP_INIT=0 / --no-init: refuse to start without a tracker instead of creating one. */
     initTracker: z.boolean().default(true),
+    /** --skills-declaration: overrides PM_MCP_SKILLS_DECLARATION (docs/SKILLS.md). */
+    skillsDeclaration: z.enum(['required', 'optional']).optional(),
   })
   .superRefine((s, ctx) => {
     for (const origin of s.allowedOrigins) {
@@ -63,6 +65,9 @@ Options (environment variable in brackets):
   --max-body-bytes <n>    request body limit (default 1048576)      [PM_MCP_HTTP_MAX_BODY_BYTES]
   --max-header-bytes <n>  header block limit (default 16384)        [PM_MCP_HTTP_MAX_HEADER_BYTES]
   --no-init               fail instead of creating a tracker        [PM_MCP_HTTP_INIT=0]
+  --skills-declaration <required|optional>
+                          must skills requests declare the Skills
+                          extension (default required)              [PM_MCP_SKILLS_DECLARATION]
   -h, --help              this text
 
 Tracker and tools: PM_ROOT, PM_ACTOR, PM_MCP_PROFILE, PM_MCP_TOOLS (as for pm-mcp).
@@ -93,6 +98,7 @@ export function httpSettingsFromArgs(argv: readonly string[], env: NodeJS.Proces
         'max-body-bytes': { type: 'string' },
         'max-header-bytes': { type: 'string' },
         'no-init': { type: 'boolean' },
+        'skills-declaration': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -115,6 +121,7 @@ export function httpSettingsFromArgs(argv: readonly string[], env: NodeJS.Proces
     maxBodyBytes: integer(str('max-body-bytes', 'PM_MCP_HTTP_MAX_BODY_BYTES'), 'max body bytes (--max-body-bytes / PM_MCP_HTTP_MAX_BODY_BYTES)'),
     maxHeaderBytes: integer(str('max-header-bytes', 'PM_MCP_HTTP_MAX_HEADER_BYTES'), 'max header bytes (--max-header-bytes / PM_MCP_HTTP_MAX_HEADER_BYTES)'),
     initTracker: init,
+    skillsDeclaration: values['skills-declaration'] as string | undefined,
   };
   const parsed = httpSettingsSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
   if (!parsed.success) {

@@ -54,7 +54,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
     http = line.settings;
     auth = authSettingsFromEnv(env);
     resolveHttpAuthMode(http.host, auth); // the loopback/remote rule fails before anything else
-    settings = settingsFromEnv(env, launchDirectory(env), () => osUser(env));
+    settings = settingsFromEnv(env, launchDirectory(env), () => osUser(env), http.skillsDeclaration ? { skillsDeclaration: http.skillsDeclaration } : {});
   } catch (error) {
     return fail(error);
   }

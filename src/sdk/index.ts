@@ -8,6 +8,7 @@ export * from '../domain/errors/index.js';
 export * from '../domain/tracker/index.js';
 export * from '../domain/mcp/index.js';
 export * from '../domain/mcp-tracker/index.js';
+export * from '../domain/skills/index.js';
 
 export type { FileSystem, FileSignature, DirectoryEntry, WatchListener } from '../ports/file-system.js';
 export type { Clock } from '../ports/clock.js';

@@ -71,7 +71,10 @@ export class McpProcess {
       for (const wake of this.wakers) wake();
     });
     process.stderr!.setEncoding('utf8');
-    process.stderr!.on('data', (chunk: string) => (this.err += chunk));
+    process.stderr!.on('data', (chunk: string) => {
+      this.err += chunk;
+      for (const wake of this.wakers) wake();
+    });
     process.stdin!.on('error', () => undefined); // a write racing the child's exit is reported by the test, not as EPIPE
     this.exited = new Promise((resolve) => process.on('exit', (code, signal) => resolve({ code, signal })));
     void this.exited.then(() => {
@@ -114,7 +117,7 @@ export class McpProcess {
   }
 
   /**
-   * Resolves once `condition` holds, checked now and after every stdout chunk (no polling);
+   * Resolves once `condition` holds, checked now and after every stdout or stderr chunk (no polling);
    * rejects when the process exits first or after `timeoutMs`.
    */
   waitUntil(condition: () => boolean, timeoutMs = 20_000, what = 'a condition on the output'): Promise<void> {

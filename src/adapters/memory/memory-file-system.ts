@@ -191,11 +191,15 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   private addDirs(path: string): void {
+    const created: string[] = [];
     for (let p = trim(path); p && p !== '/'; p = parentOf(p)) {
       if (this.dirs.has(p)) break;
       this.dirs.add(p);
       this.tree.addDirectory(p, String(this.nextIno++));
+      created.push(p);
     }
+    // A new directory is an event in its parent, as mkdir is for a real watch (outermost first).
+    for (const dir of created.reverse()) this.notify(dir);
   }
 
   private infoOf(path: string): FileNodeInfo | undefined {

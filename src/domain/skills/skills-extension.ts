@@ -67,7 +67,7 @@ function registerPmMcpSkills(methods: PmMcpMethodRegistry, skills: PmMcpSkillsSe
     skills.watch();
     return skills.current;
   };
-  const complete = (body: JsonObject, memoKey: string, cache: McpCachePolicy | undefined = PM_MCP_SKILLS_CACHE): McpCompleteOutcome => ({ body, memoKey, ...(cache ? { cache } : {}) });
+  const complete = (body: JsonObject, memoKey: string, cache: McpCachePolicy | null = PM_MCP_SKILLS_CACHE): McpCompleteOutcome => ({ body, memoKey, ...(cache ? { cache } : {}) });
 
   methods.register({
     ...PM_MCP_SKILLS_LIST_METHOD,
@@ -91,7 +91,8 @@ function registerPmMcpSkills(methods: PmMcpMethodRegistry, skills: PmMcpSkillsSe
     handle(params, ctx) {
       const registry = gate(ctx, 'resources/directory/read', true);
       const page = registry.readDirectory(params.uri, params.cursor !== undefined ? { cursor: params.cursor } : {});
-      return complete(page as unknown as JsonObject, `${registry.digest}|${params.uri}|${params.cursor ?? ''}`, undefined);
+      // A directory read is a paginated result only (SEP-2640 "Directory Listing"): no cache fields.
+      return complete(page as unknown as JsonObject, `${registry.digest}|${params.uri}|${params.cursor ?? ''}`, null);
     },
   });
   methods.addInterceptor({

@@ -14,7 +14,7 @@ describe('the public SDK', () => {
   });
 
   it('exports the names the seeds make public', () => {
-    for (const name of ['PM_MCP_PROTOCOL_VERSION', 'PM_MCP_LEGACY_PROTOCOL_VERSIONS', 'resolveMcpRequestContext', 'buildMcpDiscoverResult', 'buildMcpCompleteResult', 'PmMcpSubscriptionRegistry', 'Tracker', 'PmError', 'ValidationError']) {
+    for (const name of ['PM_MCP_PROTOCOL_VERSION', 'PM_MCP_LEGACY_PROTOCOL_VERSIONS', 'resolveMcpRequestContext', 'buildMcpDiscoverResult', 'buildMcpCompleteResult', 'PmMcpSubscriptionRegistry', 'Tracker', 'PmError', 'ValidationError', 'PmMcpSkillRegistry', 'assertPmMcpSkillsCapability', 'PM_MCP_SKILLS_SERVER_CAPABILITY', 'buildMcpHttpRequestHeaders', 'validateMcpHttpRequestHeaders', 'buildMcpProtectedResourceMetadata']) {
       expect(sdk).toHaveProperty(name);
     }
     expect(sdk.PM_MCP_LEGACY_PROTOCOL_VERSIONS).toEqual(['2025-11-25', '2025-06-18']);
