@@ -1,12 +1,15 @@
 import { ContainerModule } from 'inversify';
 import { CryptoIdSource } from '../adapters/node/crypto-id-source.js';
 import { FileLocker } from '../adapters/node/file-locker.js';
+import { FileMacKeyStore } from '../adapters/node/file-mac-key-store.js';
 import { FileTaskStore } from '../adapters/node/file-task-store.js';
+import { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
+import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
@@ -25,6 +28,10 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.TaskStore)
     .toResolvedValue((fs: FileSystem, root: string) => new FileTaskStore(fs, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
+  bind(IDS.MacKeyStore)
+    .toResolvedValue((root: string, clock: Clock) => new FileMacKeyStore(`${new TrackerPaths(root).runtime}/request-state-keys.json`, clock), [IDS.TrackerRoot, IDS.Clock])
+    .inSingletonScope();
+  bind(IDS.ReplayLedger).toResolvedValue(() => new MemoryReplayLedger()).inSingletonScope();
 });
 
 /** The Authorizer of local processes (the CLI, pm-mcp over stdio): the configured actor, every scope. */

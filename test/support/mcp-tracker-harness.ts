@@ -8,7 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
-import { createPmMcpMethodRegistry, PmMcpDispatcher, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor } from '../../src/domain/mcp/index.js';
+import { MemoryMacKeyStore } from '../../src/adapters/memory/memory-mac-key-store.js';
+import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledger.js';
+import { createPmMcpMethodRegistry, PmMcpDispatcher, PmMcpRequestStateSealer, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { MODERN_META } from './mcp-fake-server.js';
@@ -36,6 +38,9 @@ type Env = Awaited<ReturnType<typeof memoryTracker>>;
 export class TrackerMcpHarness {
   readonly problems: string[] = [];
   readonly internalErrors: unknown[] = [];
+  /** The dispatcher's requestState sealer and its one-time ledger (MRTR tests). */
+  readonly requestStates: PmMcpRequestStateSealer;
+  readonly replays: MemoryReplayLedger;
   connection!: PmMcpConnection;
   private nextId = 1;
   private readonly methodsById = new Map<string, string>();
@@ -47,7 +52,10 @@ export class TrackerMcpHarness {
     readonly server: PmMcpServerDescriptor,
   ) {
     const methods = createPmMcpMethodRegistry(server);
-    const dispatcher = new PmMcpDispatcher(server, methods, { onInternalError: (e) => this.internalErrors.push(e) });
+    const { clock, hasher, ids } = env;
+    this.replays = new MemoryReplayLedger();
+    this.requestStates = new PmMcpRequestStateSealer({ hasher, clock, ids, keys: new MemoryMacKeyStore(clock), replays: this.replays });
+    const dispatcher = new PmMcpDispatcher(server, methods, { requestStates: this.requestStates, onInternalError: (e) => this.internalErrors.push(e) });
     this.connection = dispatcher.connect();
     for (const tool of server.tools?.descriptors ?? []) {
       if (tool.outputSchema) this.outputValidators.set(tool.name, this.ajv.compile(tool.outputSchema));
@@ -127,11 +135,12 @@ export class TrackerMcpHarness {
   }
 
   /** tools/call in either era; checks structuredContent against the tool's outputSchema. */
-  async call(name: string, args: Record<string, unknown> = {}, era: 'modern' | McpSchemaRevision = 'modern', meta: Record<string, unknown> = {}): Promise<ToolResult> {
-    const params = { name, arguments: args };
+  async call(name: string, args: Record<string, unknown> = {}, era: 'modern' | McpSchemaRevision = 'modern', meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<ToolResult> {
+    const params = { name, arguments: args, ...extra };
     const response = era === 'modern' || era === '2026-07-28' ? await this.modern('tools/call', params, meta) : await this.legacy('tools/call', params, era);
     if (response.error) throw new Error(`tools/call ${name} failed with a protocol error: ${JSON.stringify(response.error)}`);
     const result = response.result as unknown as ToolResult;
+    if (result.resultType === 'input_required') return result;
     const validate = this.outputValidators.get(name);
     if (!result.isError && result.structuredContent && validate && !validate(result.structuredContent)) {
       this.problems.push(`${name}: structuredContent breaks its outputSchema: ${this.ajv.errorsText(validate.errors)}`);

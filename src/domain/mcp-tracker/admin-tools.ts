@@ -8,17 +8,17 @@ import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './to
  * item, the other reads every file, neither belongs in an everyday tool list.
  *
  * pm_delete is the one destructive tool. Consent goes through the domain's ConsentProvider,
- * chosen by the configured {@link PmMcpConsentResolver} (by default the explicit
- * `confirm: true` argument). Without consent the tracker writes nothing and the tool returns
- * an isError result saying how to confirm; asking through elicitation instead is a matter of
- * another resolver (seed 004 "MRTR, tasks, and cache behavior").
+ * chosen by the configured {@link PmMcpConsentResolver} (by default MRTR elicitation on the
+ * modern path and the explicit `confirm: true` argument on the legacy path; seed 004 "MRTR,
+ * tasks, and cache behavior"). Without consent the tracker writes nothing and the tool
+ * returns an isError result saying so.
  */
 
 export function pmDeleteTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_delete',
     title: 'Delete item',
-    description: 'Deletes an item file for good (its history is kept and the id is never reused). Refused while other items link to it. Needs confirm: true; without it nothing is deleted and the result explains what would be.',
+    description: 'Deletes an item file for good (its history is kept and the id is never reused). Refused while other items link to it. Needs consent: a 2026-07-28 host is asked to confirm (elicitation); initialize-era clients pass confirm: true. Without consent nothing is deleted and the result says so.',
     properties: { id: idSchema(), confirm: { type: 'boolean', description: 'Explicit consent to delete.' }, ...GUARD_PROPERTIES },
     required: ['id'],
     shape: { id: zId(), confirm: z.boolean().optional(), ...guardShape() },

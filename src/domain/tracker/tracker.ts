@@ -170,9 +170,21 @@ export class Tracker {
     });
   }
 
-  async claim(id: string, input: ClaimInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+  /**
+   * Claims an item. Taking over somebody else's live claim (`force`) is destructive to their
+   * work and needs consent like a cancel of it (docs/TRACKER.md "Mutations"; the CLI's
+   * `--force` is that consent, MCP asks the host).
+   */
+  async claim(id: string, input: ClaimInput = {}, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
     const holder = input.holder ?? this.actor(options);
     await this.ready();
+    if (input.force) {
+      const item = await this.get(id);
+      const claim = item.claim;
+      if (claim && claim.holder !== holder && claim.expiresAt > new Date(this.ports.clock.now()).toISOString()) {
+        await this.requireConsent(options.consent, { action: 'take_claim', itemId: id, title: item.title, message: `Take over ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
+      }
+    }
     return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
   }
 

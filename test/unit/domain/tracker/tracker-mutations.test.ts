@@ -85,7 +85,9 @@ describe('Tracker mutations', () => {
     clock.advance(31 * 60_000);
     const taken = await tracker.claim(item.id, {}, { actor: 'bob' });
     expect(taken.item.claim?.holder).toBe('bob');
-    const forced = await tracker.claim(item.id, { force: true }, { actor: 'carol' });
+    await expect(tracker.claim(item.id, { force: true }, { actor: 'carol' })).rejects.toThrow(/Take over .* needs explicit consent/);
+    await expect(tracker.claim(item.id, { force: true }, { actor: 'carol', consent: () => false })).rejects.toThrow(/consent declined/);
+    const forced = await tracker.claim(item.id, { force: true }, { actor: 'carol', consent: () => true });
     expect(forced.item.claim?.holder).toBe('carol');
     const released = await tracker.release(item.id, {}, { actor: 'carol' });
     expect(released.item.claim).toBeUndefined();
