@@ -9,6 +9,7 @@ import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
+import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
 
 /** Every `pm` subcommand, in the order the general help lists them. */
@@ -32,6 +33,10 @@ export const COMMANDS: readonly CliCommand[] = [
   historyCommand,
   validateCommand,
   deleteCommand,
+  skillsCommand,
+  skillsListCommand,
+  skillsShowCommand,
+  skillsCheckCommand,
 ];
 
 const byName = new Map<string, CliCommand>();
