@@ -116,7 +116,7 @@ describe('pm skills (real process)', () => {
     expect(checked.code).toBe(5);
     expect(checked.stdout.split('\n')).toEqual([
       'workspace skill "broken" rejected (front-matter-anchor) at SKILL.md: the front matter declares the YAML anchor &a; anchors are not accepted',
-      'workspace skill "pm-sdk" rejected (name-mismatch, limit pm-sdk, actual pm-wrong) at SKILL.md: front matter name "pm-wrong" differs from the directory name "pm-sdk" (the package skill "pm-sdk" is served instead)',
+      'workspace skill "pm-sdk" rejected (name-mismatch) at SKILL.md: front matter name "pm-wrong" differs from the directory name "pm-sdk" (the package skill "pm-sdk" is served instead)',
       '',
       'FAILED: 5 skills served, 2 rejections',
       '',
