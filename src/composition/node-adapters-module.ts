@@ -2,8 +2,8 @@ import { ContainerModule } from 'inversify';
 import { CryptoIdSource } from '../adapters/node/crypto-id-source.js';
 import { FileLocker } from '../adapters/node/file-locker.js';
 import { FileMacKeyStore } from '../adapters/node/file-mac-key-store.js';
+import { FileReplayLedger } from '../adapters/node/file-replay-ledger.js';
 import { FileTaskStore } from '../adapters/node/file-task-store.js';
-import { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
@@ -31,7 +31,9 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.MacKeyStore)
     .toResolvedValue((root: string, clock: Clock) => new FileMacKeyStore(`${new TrackerPaths(root).runtime}/request-state-keys.json`, clock), [IDS.TrackerRoot, IDS.Clock])
     .inSingletonScope();
-  bind(IDS.ReplayLedger).toResolvedValue(() => new MemoryReplayLedger()).inSingletonScope();
+  bind(IDS.ReplayLedger)
+    .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(fs, `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
+    .inSingletonScope();
 });
 
 /** The Authorizer of local processes (the CLI, pm-mcp over stdio): the configured actor, every scope. */
