@@ -145,6 +145,11 @@ export class PmMcpRequestStateSealer {
     return this.ports.keys.rotate(now, now - this.ttlMs);
   }
 
+  /** The keys on record, current first (what `pm mcp rotate-key` reports). */
+  async keys(): Promise<readonly MacKey[]> {
+    return this.ports.keys.keys();
+  }
+
   private async acceptedKey(id: string): Promise<MacKey | undefined> {
     const now = this.ports.clock.now();
     const key = (await this.ports.keys.keys()).find((k) => k.id === id);

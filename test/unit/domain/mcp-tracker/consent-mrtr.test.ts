@@ -123,9 +123,14 @@ describe('pm_delete asks a modern host for consent', () => {
     expect((await h.tracker.get(ids.d)).title).toBe('Old spike');
   });
 
+  test('a client that declared URL elicitation only gets -32021 naming form mode', async () => {
+    const response = await h.modern('tools/call', { name: 'pm_delete', arguments: { id: ids.d } }, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } } });
+    expect(response.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+  });
+
   test('a client that declared no elicitation gets -32021 naming the capability', async () => {
     const response = await h.modern('tools/call', { name: 'pm_delete', arguments: { id: ids.d } });
-    expect(response.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    expect(response.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     expect((await h.tracker.get(ids.d)).title).toBe('Old spike');
   });
 });
