@@ -15,6 +15,8 @@ import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
 import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
+import type { TaskWorkers } from '../ports/task-workers.js';
+import type { PmMcpTaskService } from '../domain/tasks/task-service.js';
 import type { MacKeyStore } from '../ports/mac-key-store.js';
 import type { ReplayLedger } from '../ports/replay-ledger.js';
 import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
@@ -42,6 +44,8 @@ export const IDS = {
   /** The tracker with config.yaml read and checked (the CLI's commands need it). */
   ReadyTracker: id<Tracker>('ReadyTracker'),
   TaskStore: id<TaskStore>('TaskStore'),
+  TaskWorkers: id<TaskWorkers>('TaskWorkers'),
+  TaskService: id<PmMcpTaskService>('TaskService'),
   /** The keys that seal MRTR requestState, and the ledger of one-time states already used. */
   MacKeyStore: id<MacKeyStore>('MacKeyStore'),
   ReplayLedger: id<ReplayLedger>('ReplayLedger'),

@@ -10,7 +10,7 @@ import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
 import { MemoryMacKeyStore } from '../../src/adapters/memory/memory-mac-key-store.js';
 import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledger.js';
-import { createPmMcpMethodRegistry, PmMcpDispatcher, PmMcpRequestStateSealer, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor } from '../../src/domain/mcp/index.js';
+import { createPmMcpMethodRegistry, mcpExtensionOffers, PmMcpDispatcher, PmMcpRequestStateSealer, prepareMcpExtensions, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { MODERN_META } from './mcp-fake-server.js';
@@ -33,7 +33,7 @@ export interface ToolResult {
   resultType?: string;
 }
 
-type Env = Awaited<ReturnType<typeof memoryTracker>>;
+export type Env = Awaited<ReturnType<typeof memoryTracker>>;
 
 export class TrackerMcpHarness {
   readonly problems: string[] = [];
@@ -50,8 +50,9 @@ export class TrackerMcpHarness {
   private constructor(
     readonly env: Env,
     readonly server: PmMcpServerDescriptor,
+    extensions: readonly PmMcpServerExtension[] = [],
   ) {
-    const methods = createPmMcpMethodRegistry(server);
+    const methods = createPmMcpMethodRegistry(server, extensions);
     const { clock, hasher, ids } = env;
     this.replays = new MemoryReplayLedger();
     this.requestStates = new PmMcpRequestStateSealer({ hasher, clock, ids, keys: new MemoryMacKeyStore(clock), replays: this.replays });
@@ -66,12 +67,16 @@ export class TrackerMcpHarness {
    * A harness over a fresh in-memory tracker (profile `full` unless given). `wrap` lets a test
    * put a proxy in front of the tracker the server sees (e.g. to inject a failure).
    */
-  static async create(options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker } = {}): Promise<TrackerMcpHarness> {
-    const { configYaml, wrap, ...rest } = options;
+  static async create(
+    options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker; serverExtensions?: (env: Env) => readonly PmMcpServerExtension[] } = {},
+  ): Promise<TrackerMcpHarness> {
+    const { configYaml, wrap, serverExtensions, ...rest } = options;
     const env = await memoryTracker(configYaml ? { configYaml } : {});
     const tracker = wrap ? wrap(env.tracker) : env.tracker;
-    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...rest });
-    return new TrackerMcpHarness(env, server);
+    const extensions = serverExtensions?.(env) ?? [];
+    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...(extensions.length ? { extensions: mcpExtensionOffers(extensions) } : {}), ...rest });
+    await prepareMcpExtensions(extensions);
+    return new TrackerMcpHarness(env, server, extensions);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { explainMcpConsent } from './consent.js';
-import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, OUTPUT, outputObject, RECEIPT_SCHEMA, zId, zInt } from './json-schemas.js';
+import { TRACKER_EXPORT_FORMATS, type TrackerExportFormat } from '../tracker/export.js';
+import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, OUTPUT, outputObject, RECEIPT_SCHEMA, zEnum, zId, zInt } from './json-schemas.js';
 import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
@@ -57,6 +58,7 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
     },
     effect: 'read',
     idempotent: true,
+    longRunning: true,
     async run(args) {
       const report = await deps.tracker.validate();
       const sorted = [...report.findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
@@ -68,6 +70,30 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
         data: { ok: report.ok, items: report.items, errorCount: report.errors, warningCount: report.warnings, findings: JSON.parse(JSON.stringify(findings)), findingsTotal: report.findings.length },
         text,
       };
+    },
+  });
+}
+
+/**
+ * `pm_export`: every item, written as JSON or JSONL to a new file in the tracker's git-ignored
+ * runtime area (docs/TRACKER.md "Export"). Long-running: a request that negotiated the tasks
+ * extension gets it as a durable task (seed 004 "MRTR, tasks, and cache behavior"), and a
+ * cancel stops it before anything is written.
+ */
+export function pmExportTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_export',
+    title: 'Export tracker',
+    description: "Writes every item (open and closed, with comments and body) to a new file in the tracker's git-ignored runtime area; returns its path, size and sha256 digest. format json (default) or jsonl (one item per line). Runs as a durable task for clients that declare the tasks extension.",
+    properties: { format: enumSchema(TRACKER_EXPORT_FORMATS, 'json (default) or jsonl.') },
+    shape: { format: zEnum(TRACKER_EXPORT_FORMATS).optional() },
+    output: { properties: { format: OUTPUT.str, path: OUTPUT.str, items: OUTPUT.int, bytes: OUTPUT.int, digest: OUTPUT.str, exportedAt: OUTPUT.str }, required: ['format', 'path', 'items', 'bytes', 'digest', 'exportedAt'] },
+    effect: 'write', // it writes a file (in the runtime area), so it is not read-only,
+    idempotent: false,
+    longRunning: true,
+    async run({ format }, ctx) {
+      const done = await deps.tracker.export((format ?? 'json') as TrackerExportFormat, ctx.signal);
+      return { data: { ...done }, text: `Exported ${done.items} items as ${done.format} to ${done.path} (${done.bytes} bytes, ${done.digest}).` };
     },
   });
 }

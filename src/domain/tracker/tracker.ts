@@ -1,4 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
+import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from './export.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
@@ -144,6 +145,11 @@ export class Tracker {
     const entries = await this.history.read(id);
     if (entries.length === 0 && !(await this.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
     return entries;
+  }
+
+  /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */
+  async export(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExport> {
+    return exportTrackerItems({ ...this.ports, paths: this.paths, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
   }
 
   async validate(): Promise<ValidationReport> {

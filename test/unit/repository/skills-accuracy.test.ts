@@ -37,7 +37,7 @@ describe('what the facts are read from', () => {
   it('reads environment variables, tools and options from the sources', () => {
     for (const name of ['PM_ROOT', 'PM_ACTOR', 'PM_MCP_PROFILE', 'PM_MCP_SKILLS_DECLARATION', 'PM_COMPILE_CACHE']) expect(facts.envVars.has(name)).toBe(true);
     expect(facts.envVars.has('PM_MCP_SUBSCRIPTION_SERVER_OPTIONS')).toBe(false);
-    expect(facts.tools.size).toBe(17);
+    expect(facts.tools.size).toBe(18);
     for (const option of ['expected-revision', 'idempotency-key', 'evidence', 'json']) expect(facts.longOptions.has(option)).toBe(true);
   });
 });

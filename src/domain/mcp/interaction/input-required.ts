@@ -1,6 +1,6 @@
 import { PmMcpInvalidParamsError, type PmMcpInputRequiredError } from '../../errors/mcp-errors.js';
 import type { McpInputRequiredOutcome } from '../method-outcome.js';
-import type { McpRequestContext } from '../request-context.js';
+import { mcpCallerOf, type McpRequestContext } from '../request-context.js';
 import type { JsonObject } from '../wire-types.js';
 import { attachMcpInteraction, type McpInteraction } from './interaction.js';
 import type { McpRequestStateBinding, PmMcpRequestStateSealer } from './request-state.js';
@@ -15,7 +15,7 @@ import type { McpRequestStateBinding, PmMcpRequestStateSealer } from './request-
 
 /** The binding of a request's state: its method, its arguments, who asked. */
 export function mcpRequestStateBinding(ctx: Pick<McpRequestContext, 'method' | 'principal'>, params: JsonObject): McpRequestStateBinding {
-  return { method: ctx.method, params, principal: ctx.principal?.id ?? 'anonymous' };
+  return { method: ctx.method, params, principal: mcpCallerOf(ctx) };
 }
 
 /**
