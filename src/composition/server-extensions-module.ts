@@ -44,8 +44,9 @@ export const serverExtensionsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.TaskService)
     .toResolvedValue(
-      (store: TaskStore, workers: TaskWorkers, clock: Clock, ids: IdSource, log: ProcessLog) => new PmMcpTaskService({ store, workers, clock, ids }, { onInternalError: (error, taskId) => log.error(`task ${taskId} failed unexpectedly`, error) }),
-      [IDS.TaskStore, IDS.TaskWorkers, IDS.Clock, IDS.IdSource, IDS.Log],
+      (store: TaskStore, workers: TaskWorkers, clock: Clock, ids: IdSource, log: ProcessLog, settings: Settings) =>
+        new PmMcpTaskService({ store, workers, clock, ids }, { ttlMs: settings.taskTtlMs, onInternalError: (error, taskId) => log.error(`task ${taskId} failed unexpectedly`, error) }),
+      [IDS.TaskStore, IDS.TaskWorkers, IDS.Clock, IDS.IdSource, IDS.Log, IDS.Settings],
     )
     .inSingletonScope();
   bind(IDS.PmExtensions)

@@ -24,7 +24,23 @@ export const settingsSchema = z.object({
    * SEP-2640 clients send); docs/SKILLS.md.
    */
   skillsDeclaration: z.enum(['required', 'optional']).default('required'),
+  /**
+   * PM_MCP_TASK_TTL_MS: how long a durable task lives from creation before it expires and is
+   * purged (default one hour; 1 s to 7 days); docs/INTERACTION.md "Durable tasks".
+   */
+  taskTtlMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(3_600_000),
 });
+
+/** The environment variable behind each setting, for error messages. */
+const ENV_NAMES: Readonly<Record<string, string>> = {
+  root: 'PM_ROOT',
+  actor: 'PM_ACTOR',
+  lockTimeoutMs: 'PM_LOCK_TIMEOUT_MS',
+  mcpProfile: 'PM_MCP_PROFILE',
+  mcpTools: 'PM_MCP_TOOLS',
+  skillsDeclaration: 'PM_MCP_SKILLS_DECLARATION',
+  taskTtlMs: 'PM_MCP_TASK_TTL_MS',
+};
 
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -35,6 +51,7 @@ export type Settings = z.infer<typeof settingsSchema>;
  */
 export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUser: string | (() => string), overrides: Partial<Settings> = {}): Settings {
   const lock = env.PM_LOCK_TIMEOUT_MS;
+  const taskTtl = env.PM_MCP_TASK_TTL_MS;
   const parsed = settingsSchema.safeParse({
     cwd,
     ...(env.PM_ROOT ? { root: env.PM_ROOT } : {}),
@@ -44,11 +61,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_PROFILE ? { mcpProfile: env.PM_MCP_PROFILE } : {}),
     ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
     ...(env.PM_MCP_SKILLS_DECLARATION ? { skillsDeclaration: env.PM_MCP_SKILLS_DECLARATION } : {}),
+    ...(taskTtl !== undefined ? { taskTtlMs: Number(taskTtl) } : {}),
     ...overrides,
   }, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new SettingsError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+    const field = issue.path.join('.');
+    const name = ENV_NAMES[field];
+    throw new SettingsError(`invalid configuration: ${name ? `${name} (${field})` : field}: ${issue.message}`);
   }
   return parsed.data;
 }

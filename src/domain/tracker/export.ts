@@ -6,6 +6,7 @@ import { ValidationError } from '../errors/index.js';
 import type { Item } from './item.js';
 import { MAX_LIST_LIMIT, type ListQuery, type ListResult } from './list-query.js';
 import type { TrackerPaths } from './tracker-paths.js';
+import { periodicYield } from '../util/yield.js';
 
 /** The formats of an export: one JSON document, or one item per line. */
 export const TRACKER_EXPORT_FORMATS = ['json', 'jsonl'] as const;
@@ -51,7 +52,9 @@ export async function exportTrackerItems(deps: TrackerExportDeps, format: Tracke
     cursor = page.nextCursor;
   } while (cursor);
   const items: Item[] = [];
+  const pause = periodicYield();
   for (const id of ids) {
+    await pause();
     signal?.throwIfAborted();
     const item = await deps.get(id).catch(() => undefined);
     if (item) items.push(item);

@@ -1,4 +1,5 @@
 import type { FileSystem } from '../../ports/file-system.js';
+import { periodicYield } from '../util/yield.js';
 import type { Hasher } from '../../ports/hasher.js';
 import { PmError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
@@ -35,7 +36,9 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
   const findings: ValidationFinding[] = [];
   const add = (f: ValidationFinding) => findings.push(f);
   const items = new Map<string, { item: Item; digest: string }>();
+  const pause = periodicYield();
   for (const { name } of await fs.scan(paths.items)) {
+    await pause();
     const file = `${paths.items}/${name}`;
     const id = name.replace(/\.md$/, '');
     if (!name.endsWith('.md') || !ITEM_ID_PATTERN.test(id)) {
@@ -81,7 +84,9 @@ function checkReferences(items: Map<string, { item: Item }>, add: (f: Validation
 
 async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, add: (f: ValidationFinding) => void): Promise<void> {
   const withHistory = new Set<string>();
+  const pause = periodicYield();
   for (const { name } of await fs.scan(paths.history)) {
+    await pause();
     if (!name.endsWith('.jsonl')) continue;
     const id = name.slice(0, -'.jsonl'.length);
     const file = `${paths.history}/${name}`;

@@ -62,7 +62,7 @@ describe('main', () => {
     expect(missing.io.stderr).toBe("pm: no tracker found in /nonexistent-pm-test-dir or any parent directory; run 'pm init' to create one\n");
     const bad = await run(['list'], { PM_LOCK_TIMEOUT_MS: 'soon' });
     expect(bad.code).toBe(2);
-    expect(bad.io.stderr).toMatch(/^pm: invalid configuration: lockTimeoutMs/);
+    expect(bad.io.stderr).toMatch(/^pm: invalid configuration: PM_LOCK_TIMEOUT_MS \(lockTimeoutMs\)/);
     expect(bad.io.stderr).not.toContain('    at ');
     const debug = await run(['list'], { PM_DEBUG: '1' });
     expect(debug.io.stderr).toMatch(/^pm: no tracker found.*\nTrackerNotFoundError: .*\n    at /s);
