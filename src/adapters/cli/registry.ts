@@ -5,6 +5,7 @@ import { commentCommand } from './commands/comment-command.js';
 import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
+import { exportCommand } from './commands/export-command.js';
 import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CliCommand[] = [
   depsRemoveCommand,
   historyCommand,
   validateCommand,
+  exportCommand,
   deleteCommand,
   skillsCommand,
   skillsListCommand,
