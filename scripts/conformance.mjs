@@ -132,7 +132,18 @@ const NOT_APPLICABLE = {
   'server-session-lifecycle': 'sessionless: pm issues no Mcp-Session-Id, so the suite has no lifecycle to test',
   '2025-11-25 server-sse-multiple-streams': 'sessionless: on the initialize-era wire the scenario needs an Mcp-Session-Id and stops at its session check (WARNING)',
 };
-const TASKS_EXTENSION = 'extension not offered: io.modelcontextprotocol/tasks (and its fixture tools slow_compute, greet, …)';
+const TASKS_FIXTURES = 'calls the tasks fixture tools (slow_compute, greet, failing_job, confirm_delete, …)';
+
+/**
+ * The generic checks of fixture-bound scenarios: checks that exercise pm itself, not the
+ * suite's fixtures. Each must pass (SUCCESS), or the run fails; the scenario's fixture-bound
+ * checks stay reported only (docs/CONFORMANCE.md "Fixture-bound scenarios: the generic checks").
+ */
+const GENERIC_CHECKS = {
+  'tasks-capability-negotiation': ['tasks-extension-advertised', 'sep-2663-tasks-methods-non-declaring', 'wire-schema-valid'],
+  'tasks-dispatch-and-envelope': ['sep-2663-tasks-result-removed-method-not-found', 'tasks-removed-tasks-list', 'sep-2663-tasks-get-invalid-task-id-32602', 'wire-schema-valid'],
+  'tasks-request-headers': ['tasks-headers-reject-mismatched-method', 'wire-schema-valid'],
+};
 
 /**
  * The Skills extension's scenarios (the suite's pending SEP-2640 set; docs/SKILLS.md), run one by
@@ -393,7 +404,7 @@ function readResults(outputDir) {
 function classify(name, revision) {
   if (REQUIRED[revision].includes(name)) return { kind: 'required' };
   if (FIXTURE_BOUND[name]) return { kind: 'fixture', reason: FIXTURE_BOUND[name] };
-  if (name.startsWith('tasks-')) return { kind: 'not-applicable', reason: TASKS_EXTENSION };
+  if (name.startsWith('tasks-')) return { kind: 'fixture', reason: TASKS_FIXTURES };
   const notApplicable = NOT_APPLICABLE[`${revision} ${name}`] ?? NOT_APPLICABLE[name];
   if (notApplicable) return { kind: 'not-applicable', reason: notApplicable };
   if (REPORTED[name]) return { kind: 'reported', reason: REPORTED[name] };
@@ -415,10 +426,19 @@ function judge(name, revision, checks, scoring) {
   const outcome = counts.failure > 0 ? 'fail' : counts.success > 0 ? 'pass' : 'no passing check';
   let verdict;
   if (category.kind === 'required') verdict = outcome === 'pass' ? 'PASS' : 'FAIL';
-  else if (category.kind === 'fixture') verdict = 'n.a. (fixture tools)';
+  else if (category.kind === 'fixture') verdict = genericVerdict(name, checks, failures);
   else if (category.kind === 'not-applicable') verdict = 'n.a.';
   else verdict = outcome === 'pass' ? 'pass (not gating)' : `${outcome} (not gating)`;
   return { ...row, outcome, verdict, counts, failures, ...(excluded.length ? { excludedChecks: excluded } : {}) };
+}
+
+/** A fixture-bound scenario's verdict: its generic checks (GENERIC_CHECKS) must pass; the rest is reported. */
+function genericVerdict(name, checks, failures) {
+  const generic = GENERIC_CHECKS[name];
+  if (!generic) return 'n.a. (fixture tools)';
+  const failed = generic.filter((id) => !checks.some((c) => c.id === id && c.status === 'SUCCESS'));
+  for (const id of failed) failures.unshift({ id, status: 'GENERIC', message: `generic check did not pass: ${checks.find((c) => c.id === id)?.errorMessage ?? 'no result'}` });
+  return failed.length ? 'FAIL (generic checks)' : `n.a. (fixture tools); ${generic.length}/${generic.length} generic checks pass`;
 }
 
 function formatCounts(counts) {
@@ -518,7 +538,7 @@ async function main() {
       const leg = { requirements: revision, suiteExitCode: exitCode, durationMs: Date.now() - t0, scenarios };
       report.legs.push(leg);
       printLeg(leg);
-      for (const s of scenarios) if (s.category === 'required' && s.verdict !== 'PASS') report.requiredFailures.push(`${revision} ${s.scenario}`);
+      for (const s of scenarios) if ((s.category === 'required' && s.verdict !== 'PASS') || s.verdict === 'FAIL (generic checks)') report.requiredFailures.push(`${revision} ${s.scenario}`);
     }
     if (server.child.exitCode !== null) report.requiredFailures.push(`pm-mcp-http exited during the run:\n${server.stderr()}`);
     optionalServer = startServer(trackerDir, { PM_MCP_SKILLS_DECLARATION: 'optional' });
