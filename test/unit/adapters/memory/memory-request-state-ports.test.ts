@@ -19,3 +19,15 @@ describe('MemoryReplayLedger', () => {
     expect(ledger.size).toBe(2);
   });
 });
+
+describe('MemoryReplayLedger with mixed lifetimes', () => {
+  it('judges an expired token by its expiry even when a longer-lived one sits before it', async () => {
+    const ledger = new MemoryReplayLedger();
+    await ledger.consume('long', 10_000, 1_000);
+    await ledger.consume('short', 2_000, 1_000);
+    // the sweep stops at 'long' (alive), so 'short' is still in the map, but expired
+    expect(await ledger.consume('short', 9_000, 3_000)).toBe(true);
+    expect(await ledger.consume('short', 9_000, 3_000)).toBe(false);
+    expect(await ledger.consume('long', 20_000, 3_000)).toBe(false);
+  });
+});
