@@ -1,5 +1,7 @@
 import { ContainerModule } from 'inversify';
+import { pmMcpToolDiscoveryExtension } from '../domain/discovery/discovery-extension.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { resolvePmMcpToolSelection } from '../domain/mcp-tracker/profiles.js';
 import { pmMcpSkillsExtension } from '../domain/skills/skills-extension.js';
 import { PmMcpSkillsService } from '../domain/skills/skills-service.js';
 import type { Clock } from '../ports/clock.js';
@@ -18,6 +20,9 @@ import { loadPmSkillRegistry, logPmSkillDiagnostics, workspaceRootOf } from './s
  * Skills: the package's skills (IDS.PackageSkillsDir; none in the memory family) and the
  * workspace's `.agents/skills/` beside the tracker, loaded while the server prepares, watched
  * for changes once skills are used, rejections logged on stderr.
+ *
+ * Progressive tool discovery: the profile-selected tools as the catalogue, pm's entry choice
+ * and keywords, digests by the process's Hasher (docs/DISCOVERY.md).
  */
 export const serverExtensionsModule = new ContainerModule(({ bind }) => {
   bind(IDS.SkillsService)
@@ -36,8 +41,12 @@ export const serverExtensionsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.PmExtensions)
     .toResolvedValue(
-      (skills: PmMcpSkillsService, settings: Settings): readonly PmMcpServerExtension[] => Object.freeze([pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration })]),
-      [IDS.SkillsService, IDS.Settings],
+      (skills: PmMcpSkillsService, settings: Settings, hasher: Hasher): readonly PmMcpServerExtension[] =>
+        Object.freeze([
+          pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration }),
+          pmMcpToolDiscoveryExtension({ hasher, profile: resolvePmMcpToolSelection(settings.mcpProfile, settings.mcpTools).profile }),
+        ]),
+      [IDS.SkillsService, IDS.Settings, IDS.Hasher],
     )
     .inSingletonScope();
 });

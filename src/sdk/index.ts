@@ -39,3 +39,5 @@ export { MemoryLocker } from '../adapters/memory/memory-locker.js';
 export { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
 export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
+
+export * from '../domain/discovery/index.js';
