@@ -19,8 +19,8 @@ import { PM_TOOL_DISCOVERY_ENTRY_NAMES, PM_TOOL_DISCOVERY_KEYWORDS } from './pm-
 import type { PmMcpToolCatalog } from './tool-catalog.js';
 
 /**
- * The progressive-tool-discovery extension (seed 004 "Decision" and "Progressive Tool
- * Discovery"), plugged in by registration alone. For a 2026-07-28 request that declared
+ * The progressive-tool-discovery extension (seed 004 "Decision"), plugged in by registration
+ * alone. For a 2026-07-28 request that declared
  * `dev.unbrained.pm/progressive-tool-discovery`:
  * - `tools/list` is the entry catalogue: pm_discover and four everyday tools, without output
  *   schemas (a list decorator keyed by the catalogue id);

@@ -11,7 +11,7 @@ import { PM_MCP_RESULT_TOKEN_BUDGET, worstCaseResultTokens } from '../../../../s
 import { writeBulkItems } from '../../../support/bulk-items.js';
 import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // ten thousand items on a shared 2-core machine
 
 const ITEMS = 10_000;
 /** The envelope around a tool result (content array, keys, escaping) on top of what the budget counts. */
