@@ -90,6 +90,7 @@ function lazyServices(settings: () => Settings): CliServices {
   return {
     tracker: async () => (await composed()).tracker(),
     skills: async () => (await composed()).skills(),
+    requestStates: async () => (await composed()).requestStates(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

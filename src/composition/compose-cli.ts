@@ -1,3 +1,4 @@
+import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { PmMcpSkillRegistry } from '../domain/skills/registry.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { FileSystem } from '../ports/file-system.js';
@@ -13,6 +14,8 @@ export interface CliApp {
   tracker(): Promise<Tracker>;
   /** The skills registry a server over this tracker would serve (package and workspace skills). */
   skills(): Promise<PmMcpSkillRegistry>;
+  /** The requestState sealer the servers over this tracker use (its keys in the runtime area). */
+  requestStates(): Promise<PmMcpRequestStateSealer>;
   readonly fs: FileSystem;
   readonly settings: Settings;
 }
@@ -28,5 +31,5 @@ export async function composeCli(settings: Settings, log: ProcessLog): Promise<C
     const root = await container.getAsync(IDS.TrackerRoot);
     return loadPmSkillRegistry(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.PackageSkillsDir), workspaceRootOf(root));
   };
-  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills };
+  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates) };
 }

@@ -53,6 +53,8 @@ export const ROOT_SERVICES = [
   IDS.Tracker,
   IDS.ReadyTracker,
   IDS.TaskStore,
+  IDS.TaskWorkers,
+  IDS.TaskService,
   IDS.McpServer,
   IDS.McpSubscriptions,
   IDS.McpMethods,

@@ -12,6 +12,11 @@ import { createPmTrackerMcpServer } from '../domain/mcp-tracker/tracker-server.j
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
+import type { Hasher } from '../ports/hasher.js';
+import type { IdSource } from '../ports/id-source.js';
+import type { MacKeyStore } from '../ports/mac-key-store.js';
+import type { ReplayLedger } from '../ports/replay-ledger.js';
+import { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import { pmServerInfo } from './package-info.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
@@ -56,11 +61,17 @@ export const mcpModule = new ContainerModule(({ bind }) => {
       [IDS.McpServer, IDS.McpSubscriptions, IDS.PmExtensions, IDS.McpExtensions],
     )
     .inSingletonScope();
+  bind(IDS.RequestStates)
+    .toResolvedValue(
+      (hasher: Hasher, clock: Clock, ids: IdSource, keys: MacKeyStore, replays: ReplayLedger) => new PmMcpRequestStateSealer({ hasher, clock, ids, keys, replays }),
+      [IDS.Hasher, IDS.Clock, IDS.IdSource, IDS.MacKeyStore, IDS.ReplayLedger],
+    )
+    .inSingletonScope();
   bind(IDS.McpDispatcher)
     .toResolvedValue(
-      (server: PmMcpServerDescriptor, methods: PmMcpMethodRegistry, log: ProcessLog) =>
-        new PmMcpDispatcher(server, methods, { onInternalError: (error, where) => log.error(`internal error in ${where.method}`, error) }),
-      [IDS.McpServer, IDS.McpMethods, IDS.Log],
+      (server: PmMcpServerDescriptor, methods: PmMcpMethodRegistry, log: ProcessLog, requestStates: PmMcpRequestStateSealer) =>
+        new PmMcpDispatcher(server, methods, { requestStates, onInternalError: (error, where) => log.error(`internal error in ${where.method}`, error) }),
+      [IDS.McpServer, IDS.McpMethods, IDS.Log, IDS.RequestStates],
     )
     .inSingletonScope();
 });

@@ -2,6 +2,9 @@ import { ContainerModule } from 'inversify';
 import { ManualClock } from '../adapters/memory/manual-clock.js';
 import { MemoryFileSystem } from '../adapters/memory/memory-file-system.js';
 import { MemoryLocker } from '../adapters/memory/memory-locker.js';
+import { MemoryMacKeyStore } from '../adapters/memory/memory-mac-key-store.js';
+import { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
+import { MemoryTaskWorkers } from '../adapters/memory/memory-task-workers.js';
 import { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
 import { PureSha256Hasher } from '../adapters/memory/pure-hasher.js';
 import { SeededIdSource } from '../adapters/memory/seeded-id-source.js';
@@ -18,4 +21,7 @@ export const memoryAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.Locker).toResolvedValue((clock: Clock) => new MemoryLocker(clock), [IDS.Clock]).inSingletonScope();
   bind(IDS.Authorizer).toResolvedValue(() => new StaticAuthorizer()).inSingletonScope();
   bind(IDS.TaskStore).toResolvedValue(() => new MemoryTaskStore()).inSingletonScope();
+  bind(IDS.TaskWorkers).toResolvedValue(() => new MemoryTaskWorkers()).inSingletonScope();
+  bind(IDS.MacKeyStore).toResolvedValue((clock: Clock) => new MemoryMacKeyStore(clock), [IDS.Clock]).inSingletonScope();
+  bind(IDS.ReplayLedger).toResolvedValue(() => new MemoryReplayLedger()).inSingletonScope();
 });

@@ -1,12 +1,17 @@
 import { ContainerModule } from 'inversify';
 import { CryptoIdSource } from '../adapters/node/crypto-id-source.js';
 import { FileLocker } from '../adapters/node/file-locker.js';
+import { FileMacKeyStore } from '../adapters/node/file-mac-key-store.js';
+import { FileReplayLedger } from '../adapters/node/file-replay-ledger.js';
+import { ProcessTaskWorkers } from '../adapters/node/process-task-workers.js';
 import { FileTaskStore } from '../adapters/node/file-task-store.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
+import type { Clock } from '../ports/clock.js';
+import type { Locker } from '../ports/locker.js';
 import type { FileSystem } from '../ports/file-system.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
@@ -23,7 +28,14 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
   bind(IDS.TaskStore)
-    .toResolvedValue((fs: FileSystem, root: string) => new FileTaskStore(fs, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.TrackerRoot])
+    .toResolvedValue((fs: FileSystem, locker: Locker, root: string) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot])
+    .inSingletonScope();
+  bind(IDS.TaskWorkers).toResolvedValue(() => new ProcessTaskWorkers()).inSingletonScope();
+  bind(IDS.MacKeyStore)
+    .toResolvedValue((root: string, clock: Clock) => new FileMacKeyStore(`${new TrackerPaths(root).runtime}/request-state-keys.json`, clock), [IDS.TrackerRoot, IDS.Clock])
+    .inSingletonScope();
+  bind(IDS.ReplayLedger)
+    .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(fs, `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
 });
 

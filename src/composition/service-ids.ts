@@ -15,6 +15,11 @@ import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
 import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
+import type { TaskWorkers } from '../ports/task-workers.js';
+import type { PmMcpTaskService } from '../domain/tasks/task-service.js';
+import type { MacKeyStore } from '../ports/mac-key-store.js';
+import type { ReplayLedger } from '../ports/replay-ledger.js';
+import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { Transport } from '../ports/transport.js';
 import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
 import type { HttpSettings } from './http-settings.js';
@@ -39,6 +44,13 @@ export const IDS = {
   /** The tracker with config.yaml read and checked (the CLI's commands need it). */
   ReadyTracker: id<Tracker>('ReadyTracker'),
   TaskStore: id<TaskStore>('TaskStore'),
+  TaskWorkers: id<TaskWorkers>('TaskWorkers'),
+  TaskService: id<PmMcpTaskService>('TaskService'),
+  /** The keys that seal MRTR requestState, and the ledger of one-time states already used. */
+  MacKeyStore: id<MacKeyStore>('MacKeyStore'),
+  ReplayLedger: id<ReplayLedger>('ReplayLedger'),
+  /** Seals and opens MRTR requestState. */
+  RequestStates: id<PmMcpRequestStateSealer>('RequestStates'),
   /** The published package's `skills/` directory (undefined in the memory family: no package on disk). */
   PackageSkillsDir: id<string | undefined>('PackageSkillsDir'),
   /** The skills the servers serve: registry holder and workspace watch. */

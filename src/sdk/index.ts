@@ -16,6 +16,8 @@ export type { IdSource } from '../ports/id-source.js';
 export type { Hasher } from '../ports/hasher.js';
 export type { Locker, LockOptions, ReleaseLock } from '../ports/locker.js';
 export type { TaskStore, TaskRecord, TaskStatus } from '../ports/task-store.js';
+export type { MacKey, MacKeyStore } from '../ports/mac-key-store.js';
+export type { ReplayLedger } from '../ports/replay-ledger.js';
 export type { Authorizer, AuthorizationRequest, Principal } from '../ports/authorizer.js';
 export type {
   Transport,
@@ -37,6 +39,8 @@ export { SeededIdSource } from '../adapters/memory/seeded-id-source.js';
 export { PureSha256Hasher } from '../adapters/memory/pure-hasher.js';
 export { MemoryLocker } from '../adapters/memory/memory-locker.js';
 export { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
+export { MemoryMacKeyStore } from '../adapters/memory/memory-mac-key-store.js';
+export { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
 export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
 

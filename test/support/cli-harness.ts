@@ -1,6 +1,9 @@
 import type { CliServices } from '../../src/adapters/cli/command.js';
 import { runCli } from '../../src/adapters/cli/run-cli.js';
 import { PureSha256Hasher } from '../../src/adapters/memory/pure-hasher.js';
+import { MemoryMacKeyStore } from '../../src/adapters/memory/memory-mac-key-store.js';
+import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledger.js';
+import { PmMcpRequestStateSealer } from '../../src/domain/mcp/interaction/request-state.js';
 import { PmMcpSkillRegistry } from '../../src/domain/skills/registry.js';
 import { initTracker } from '../../src/domain/tracker/init.js';
 import { FakeCliIo } from './fake-cli-io.js';
@@ -22,12 +25,14 @@ export interface CliRun {
 export async function cliHarness(options: { configYaml?: string; packageSkillsDir?: string } = {}) {
   const memory = await memoryTracker(options.configYaml ? { configYaml: options.configYaml } : {});
   const initRoot = '/fresh/.agents/pm';
+  const requestStates = new PmMcpRequestStateSealer({ hasher: memory.hasher, clock: memory.clock, ids: memory.ids, keys: new MemoryMacKeyStore(memory.clock), replays: new MemoryReplayLedger() });
   async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
     const io = new FakeCliIo(ioOptions);
     const services = (globals: { actor?: string }): CliServices => ({
       tracker: async () => (globals.actor ? memory.reopen(globals.actor) : memory.tracker),
       initialize: (init) => initTracker(memory.fs, initRoot, init),
       skills: () => PmMcpSkillRegistry.load({ fileSystem: memory.fs, hasher: new PureSha256Hasher(), package: { name: '@unbrained/pm-cli', version: '9.9.9' }, ...(options.packageSkillsDir ? { packageSkillsDir: options.packageSkillsDir } : {}), workspaceRoot: '/project' }),
+      requestStates: async () => requestStates,
     });
     try {
       const code = await runCli(argv, { io, version: '9.9.9', services });
@@ -42,5 +47,5 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
     if (result.error) throw result.error;
     return JSON.parse(result.stdout) as T;
   }
-  return { ...memory, run, json, initRoot };
+  return { ...memory, run, json, initRoot, requestStates };
 }

@@ -6,6 +6,7 @@
  * every modern result carries resultType (negative control: a result without it is reported),
  * legacy results carry none, and modern errors never use the removed codes -32002 / -32042.
  */
+import { checkTasksResult } from './tasks-schema.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,6 +139,9 @@ export function checkMcpMessage(message: unknown, revision: McpSchemaRevision, o
     // Interim results have their own shape (MRTR InputRequiredResult); extension types (task) are not in the core schema.
     const def = modern && resultType === 'input_required' ? 'InputRequiredResult' : modern && resultType !== 'complete' ? undefined : options.method ? RESULT_DEFS[options.method] : undefined;
     if (def) problems.push(...run(revision, def, result, 'result'));
+    const taskProblems = modern && isObject(result) ? checkTasksResult(options.method, result) : undefined;
+    if (taskProblems) problems.push(...taskProblems);
+    else if (modern && resultType !== 'complete' && resultType !== 'input_required') problems.push(`unknown resultType ${JSON.stringify(resultType)}`);
     if (modern && resultType === 'input_required' && isObject(result) && !('inputRequests' in result) && !('requestState' in result)) {
       problems.push('input_required result needs inputRequests or requestState');
     }

@@ -8,7 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
-import { createPmMcpMethodRegistry, mcpExtensionOffers, PmMcpDispatcher, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
+import { MemoryMacKeyStore } from '../../src/adapters/memory/memory-mac-key-store.js';
+import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledger.js';
+import { createPmMcpMethodRegistry, mcpExtensionOffers, PmMcpDispatcher, PmMcpRequestStateSealer, prepareMcpExtensions, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { MODERN_META } from './mcp-fake-server.js';
@@ -31,11 +33,14 @@ export interface ToolResult {
   resultType?: string;
 }
 
-type Env = Awaited<ReturnType<typeof memoryTracker>>;
+export type Env = Awaited<ReturnType<typeof memoryTracker>>;
 
 export class TrackerMcpHarness {
   readonly problems: string[] = [];
   readonly internalErrors: unknown[] = [];
+  /** The dispatcher's requestState sealer and its one-time ledger (MRTR tests). */
+  readonly requestStates: PmMcpRequestStateSealer;
+  readonly replays: MemoryReplayLedger;
   connection!: PmMcpConnection;
   private nextId = 1;
   private readonly methodsById = new Map<string, string>();
@@ -45,10 +50,13 @@ export class TrackerMcpHarness {
   private constructor(
     readonly env: Env,
     readonly server: PmMcpServerDescriptor,
-    serverExtensions: readonly PmMcpServerExtension[] = [],
+    extensions: readonly PmMcpServerExtension[] = [],
   ) {
-    const methods = createPmMcpMethodRegistry(server, serverExtensions);
-    const dispatcher = new PmMcpDispatcher(server, methods, { onInternalError: (e) => this.internalErrors.push(e) });
+    const methods = createPmMcpMethodRegistry(server, extensions);
+    const { clock, hasher, ids } = env;
+    this.replays = new MemoryReplayLedger();
+    this.requestStates = new PmMcpRequestStateSealer({ hasher, clock, ids, keys: new MemoryMacKeyStore(clock), replays: this.replays });
+    const dispatcher = new PmMcpDispatcher(server, methods, { requestStates: this.requestStates, onInternalError: (e) => this.internalErrors.push(e) });
     this.connection = dispatcher.connect();
     for (const tool of server.tools?.descriptors ?? []) {
       if (tool.outputSchema) this.outputValidators.set(tool.name, this.ajv.compile(tool.outputSchema));
@@ -57,18 +65,18 @@ export class TrackerMcpHarness {
 
   /**
    * A harness over a fresh in-memory tracker (profile `full` unless given). `wrap` lets a test
-   * put a proxy in front of the tracker the server sees (e.g. to inject a failure);
-   * `serverExtensions` are offered and registered the way the composition does it.
+   * put a proxy in front of the tracker the server sees (e.g. to inject a failure).
    */
   static async create(
-    options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker; serverExtensions?: readonly PmMcpServerExtension[] } = {},
+    options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker; serverExtensions?: (env: Env) => readonly PmMcpServerExtension[] } = {},
   ): Promise<TrackerMcpHarness> {
-    const { configYaml, wrap, serverExtensions = [], ...rest } = options;
+    const { configYaml, wrap, serverExtensions, ...rest } = options;
     const env = await memoryTracker(configYaml ? { configYaml } : {});
     const tracker = wrap ? wrap(env.tracker) : env.tracker;
-    const offers = serverExtensions.length ? { extensions: mcpExtensionOffers(serverExtensions) } : {};
-    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...offers, ...rest });
-    return new TrackerMcpHarness(env, server, serverExtensions);
+    const extensions = serverExtensions?.(env) ?? [];
+    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...(extensions.length ? { extensions: mcpExtensionOffers(extensions) } : {}), ...rest });
+    await prepareMcpExtensions(extensions);
+    return new TrackerMcpHarness(env, server, extensions);
   }
 
   /**
@@ -132,11 +140,12 @@ export class TrackerMcpHarness {
   }
 
   /** tools/call in either era; checks structuredContent against the tool's outputSchema. */
-  async call(name: string, args: Record<string, unknown> = {}, era: 'modern' | McpSchemaRevision = 'modern', meta: Record<string, unknown> = {}): Promise<ToolResult> {
-    const params = { name, arguments: args };
+  async call(name: string, args: Record<string, unknown> = {}, era: 'modern' | McpSchemaRevision = 'modern', meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<ToolResult> {
+    const params = { name, arguments: args, ...extra };
     const response = era === 'modern' || era === '2026-07-28' ? await this.modern('tools/call', params, meta) : await this.legacy('tools/call', params, era);
     if (response.error) throw new Error(`tools/call ${name} failed with a protocol error: ${JSON.stringify(response.error)}`);
     const result = response.result as unknown as ToolResult;
+    if (result.resultType === 'input_required') return result;
     const validate = this.outputValidators.get(name);
     if (!result.isError && result.structuredContent && validate && !validate(result.structuredContent)) {
       this.problems.push(`${name}: structuredContent breaks its outputSchema: ${this.ajv.errorsText(validate.errors)}`);

@@ -1,5 +1,6 @@
 import type { InitOptions, InitResult } from '../../domain/tracker/init.js';
 import type { PmMcpSkillRegistry } from '../../domain/skills/registry.js';
+import type { PmMcpRequestStateSealer } from '../../domain/mcp/interaction/request-state.js';
 import type { Tracker } from '../../domain/tracker/tracker.js';
 
 /**
@@ -12,6 +13,8 @@ export interface CliServices {
   initialize(options: InitOptions): Promise<InitResult>;
   /** The skills registry the MCP servers over this tracker serve (package and workspace skills). */
   skills(): Promise<PmMcpSkillRegistry>;
+  /** The sealer of MRTR requestState the MCP servers over this tracker use (`pm mcp rotate-key`). */
+  requestStates(): Promise<PmMcpRequestStateSealer>;
 }
 
 /**

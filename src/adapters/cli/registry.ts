@@ -9,6 +9,8 @@ import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
+import { mcpRotateKeyCommand } from './commands/mcp-commands.js';
+import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
 
 /** Every `pm` subcommand, in the order the general help lists them. */
@@ -32,6 +34,11 @@ export const COMMANDS: readonly CliCommand[] = [
   historyCommand,
   validateCommand,
   deleteCommand,
+  skillsCommand,
+  skillsListCommand,
+  skillsShowCommand,
+  skillsCheckCommand,
+  mcpRotateKeyCommand,
 ];
 
 const byName = new Map<string, CliCommand>();

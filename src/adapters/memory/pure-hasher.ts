@@ -20,6 +20,22 @@ export class PureSha256Hasher implements Hasher {
     return this.sha256HexBytes(new TextEncoder().encode(text));
   }
 
+  /** HMAC-SHA256 (RFC 2104) over {@link sha256HexBytes}: 64-byte blocks, ipad 0x36, opad 0x5c. */
+  hmacSha256Hex(key: Uint8Array, text: string): string {
+    const block = new Uint8Array(64);
+    block.set(key.length > 64 ? hexBytes(this.sha256HexBytes(key)) : key);
+    const message = new TextEncoder().encode(text);
+    const inner = new Uint8Array(64 + message.length);
+    const outer = new Uint8Array(64 + 32);
+    for (let i = 0; i < 64; i++) {
+      inner[i] = block[i]! ^ 0x36;
+      outer[i] = block[i]! ^ 0x5c;
+    }
+    inner.set(message, 64);
+    outer.set(hexBytes(this.sha256HexBytes(inner)), 64);
+    return this.sha256HexBytes(outer);
+  }
+
   sha256HexBytes(data: Uint8Array): string {
     const bitLength = data.length * 8;
     const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
@@ -48,6 +64,12 @@ export class PureSha256Hasher implements Hasher {
     }
     return [...h].map((x) => x.toString(16).padStart(8, '0')).join('');
   }
+}
+
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
 }
 
 function rotr(x: number, n: number): number {

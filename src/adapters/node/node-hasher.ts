@@ -10,4 +10,8 @@ export class NodeHasher implements Hasher {
   sha256HexBytes(bytes: Uint8Array): string {
     return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
   }
+
+  hmacSha256Hex(key: Uint8Array, text: string): string {
+    return nodeCrypto().createHmac('sha256', key).update(text, 'utf8').digest('hex');
+  }
 }

@@ -126,7 +126,8 @@ function registerPmToolDiscovery(methods: PmMcpMethodRegistry, server: PmMcpServ
         // The answer is a function of the catalogue, this request's decorations and the arguments.
         ...(decoration !== undefined ? { memoKey: `${PM_DISCOVER_TOOL_NAME}|${catalog().id}|${decoration}|${JSON.stringify(call.arguments ?? {})}` } : {}),
       };
-      return outcome;
+      // Result shapers shape the method's own results; this answer is the interceptor's, so it is made canonical here.
+      return toPmCanonicalToolOutcome(outcome);
     },
   };
   const canonicalResults: McpResultShaper = {

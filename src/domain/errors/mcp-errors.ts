@@ -138,3 +138,50 @@ export class PmMcpInterimResultUnsupportedError extends PmMcpProtocolError {
     super(message, { requiredCapabilities, ...(requiredProtocolVersion !== undefined ? { requiredProtocolVersion } : {}) });
   }
 }
+
+/** Which check a `requestState` failed (seed 004 "MRTR, tasks, and cache behavior"). */
+export type PmMcpRequestStateCheck = 'malformed' | 'too-large' | 'unknown-key' | 'tampered' | 'expired' | 'other-method' | 'other-arguments' | 'foreign-principal' | 'replayed';
+
+/**
+ * -32602: a `requestState` that fails verification. MRTR continuation state is attacker
+ * controlled input (2026-07-28 `basic/patterns/mrtr`), so pm refuses it and says which check
+ * failed; the client starts the operation again without it.
+ */
+export class PmMcpRequestStateError extends PmMcpProtocolError {
+  readonly jsonRpcCode = MCP_ERROR_CODES.invalidParams;
+  readonly reason = 'invalid_request_state';
+  readonly exitCode = EXIT.usage;
+  constructor(
+    readonly check: PmMcpRequestStateCheck,
+    message: string,
+  ) {
+    super(`Invalid requestState (${check}): ${message}; start the operation again without requestState`, { field: 'requestState', check });
+  }
+}
+
+/**
+ * A handler that cannot finish without input from the client (seed 004 "MRTR, tasks, and cache
+ * behavior": an SDK handler throws PmMcpInputRequiredError). It names the input requests
+ * (`elicitation/create`, `roots/list`, `sampling/createMessage`, keyed by the handler) and, when
+ * the retry must carry it back, the state to seal into `requestState`. The modern path answers
+ * `resultType: "input_required"` — after checking the request declared what those input
+ * requests use (-32021 otherwise); the legacy path cannot ask and refuses with -32021 naming
+ * the revision to use.
+ */
+export class PmMcpInputRequiredError extends PmMcpProtocolError {
+  readonly jsonRpcCode = MCP_ERROR_CODES.missingRequiredClientCapability;
+  readonly reason = 'input_required';
+  readonly exitCode = EXIT.usage;
+  constructor(
+    readonly inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: Record<string, unknown> }>>,
+    readonly options: {
+      /** What the retry must bring back, sealed into `requestState` (JSON). */
+      readonly state?: Record<string, unknown>;
+      /** True when the state may be used once only (a consent). */
+      readonly once?: boolean;
+      readonly message?: string;
+    } = {},
+  ) {
+    super(options.message ?? `input required: ${Object.keys(inputRequests).join(', ')}`, {});
+  }
+}

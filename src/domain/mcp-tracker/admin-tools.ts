@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { explainMcpConsent } from './consent.js';
 import type { JsonObject } from '../mcp/wire-types.js';
-import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, MAX_CURSOR, OUTPUT, outputObject, RECEIPT_SCHEMA, stringSchema, zId, zInt, zText } from './json-schemas.js';
+import { TRACKER_EXPORT_FORMATS, type TrackerExportFormat } from '../tracker/export.js';
+import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, MAX_CURSOR, OUTPUT, outputObject, RECEIPT_SCHEMA, stringSchema, zEnum, zId, zInt, zText } from './json-schemas.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
 import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './tool-kit.js';
@@ -11,17 +12,17 @@ import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './to
  * item, the other reads every file, neither belongs in an everyday tool list.
  *
  * pm_delete is the one destructive tool. Consent goes through the domain's ConsentProvider,
- * chosen by the configured {@link PmMcpConsentResolver} (by default the explicit
- * `confirm: true` argument). Without consent the tracker writes nothing and the tool returns
- * an isError result saying how to confirm; asking through elicitation instead is a matter of
- * another resolver (seed 004 "MRTR, tasks, and cache behavior").
+ * chosen by the configured {@link PmMcpConsentResolver} (by default MRTR elicitation on the
+ * modern path and the explicit `confirm: true` argument on the legacy path; seed 004 "MRTR,
+ * tasks, and cache behavior"). Without consent the tracker writes nothing and the tool
+ * returns an isError result saying so.
  */
 
 export function pmDeleteTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_delete',
     title: 'Delete item',
-    description: 'Deletes an item file for good (its history is kept and the id is never reused). Refused while other items link to it. Needs confirm: true; without it nothing is deleted and the result explains what would be.',
+    description: 'Deletes an item file for good (its history is kept and the id is never reused). Refused while other items link to it. Needs consent: a 2026-07-28 host is asked to confirm (elicitation); initialize-era clients pass confirm: true. Without consent nothing is deleted and the result says so.',
     properties: { id: idSchema(), confirm: { type: 'boolean', description: 'Explicit consent to delete.' }, ...GUARD_PROPERTIES },
     required: ['id'],
     shape: { id: zId(), confirm: z.boolean().optional(), ...guardShape() },
@@ -60,6 +61,7 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
     },
     effect: 'read',
     idempotent: true,
+    longRunning: true,
     async run(args) {
       const report = await deps.tracker.validate();
       const sorted = [...report.findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
@@ -80,6 +82,30 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
       };
       const fit = rowsWithinBudget(page.length, (n) => view(n, n < page.length ? budgetOmission(page.length - n, 'pass nextCursor as cursor for them') : undefined));
       return fit >= page.length ? view(page.length) : view(Math.max(1, fit), budgetOmission(page.length - Math.max(1, fit), 'pass nextCursor as cursor for them'));
+    },
+  });
+}
+
+/**
+ * `pm_export`: every item, written as JSON or JSONL to a new file in the tracker's git-ignored
+ * runtime area (docs/TRACKER.md "Export"). Long-running: a request that negotiated the tasks
+ * extension gets it as a durable task (seed 004 "MRTR, tasks, and cache behavior"), and a
+ * cancel stops it before anything is written.
+ */
+export function pmExportTool(deps: PmTrackerToolDeps) {
+  return defineTrackerTool({
+    name: 'pm_export',
+    title: 'Export tracker',
+    description: "Writes every item (open and closed, with comments and body) to a new file in the tracker's git-ignored runtime area; returns its path, size and sha256 digest. format json (default) or jsonl (one item per line). Runs as a durable task for clients that declare the tasks extension.",
+    properties: { format: enumSchema(TRACKER_EXPORT_FORMATS, 'json (default) or jsonl.') },
+    shape: { format: zEnum(TRACKER_EXPORT_FORMATS).optional() },
+    output: { properties: { format: OUTPUT.str, path: OUTPUT.str, items: OUTPUT.int, bytes: OUTPUT.int, digest: OUTPUT.str, exportedAt: OUTPUT.str }, required: ['format', 'path', 'items', 'bytes', 'digest', 'exportedAt'] },
+    effect: 'write', // it writes a file (in the runtime area), so it is not read-only,
+    idempotent: false,
+    longRunning: true,
+    async run({ format }, ctx) {
+      const done = await deps.tracker.export((format ?? 'json') as TrackerExportFormat, ctx.signal);
+      return { data: { ...done }, text: `Exported ${done.items} items as ${done.format} to ${done.path} (${done.bytes} bytes, ${done.digest}).` };
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { CreateInput, UpdateInput } from '../tracker/inputs.js';
 import { GUARD_PROPERTIES, guardShape, IDEMPOTENCY_PROPERTY, idempotencyShape, idSchema, MUTATION_PROPERTIES, MUTATION_REQUIRED, zId } from './json-schemas.js';
+import { completeRequiredCustomFields } from './custom-field-elicitation.js';
 import { createFields, updateFields } from './item-fields.js';
 import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
 
@@ -14,7 +15,7 @@ export function pmCreateTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_create',
     title: 'Create item',
-    description: 'Creates a work item. Only title is required; type, status and priority default from the project config. Pass an idempotencyKey so a retry cannot create a duplicate.',
+    description: 'Creates a work item. Only title is required; type, status and priority default from the project config (custom fields the config requires must be set; a 2026-07-28 host that supports elicitation forms is asked for missing ones). Pass an idempotencyKey so a retry cannot create a duplicate.',
     properties: { ...fields.json, ...IDEMPOTENCY_PROPERTY },
     required: ['title'],
     shape: { ...fields.zod, ...idempotencyShape() },
@@ -23,7 +24,9 @@ export function pmCreateTool(deps: PmTrackerToolDeps) {
     idempotent: false,
     async run(args, ctx) {
       const { idempotencyKey, ...input } = args;
-      const result = await deps.tracker.create(input as CreateInput, mutationOptions(deps, ctx, { idempotencyKey }));
+      const custom = completeRequiredCustomFields(deps.tracker.config, (input as { custom?: Record<string, string | number | boolean> }).custom ?? {}, input.title, ctx);
+      const create = { ...input, ...(Object.keys(custom).length ? { custom } : {}) } as CreateInput;
+      const result = await deps.tracker.create(create, mutationOptions(deps, ctx, { idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Created ${result.item.id}`, result) };
     },
   });

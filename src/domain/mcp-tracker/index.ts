@@ -5,6 +5,7 @@
  */
 export * from './tool-arguments.js';
 export * from './consent.js';
+export { completeRequiredCustomFields, pmMcpCustomFieldsElicitation, PM_MCP_CUSTOM_FIELDS_INPUT } from './custom-field-elicitation.js';
 export * from './tool-kit.js';
 export * from './profiles.js';
 export * from './tool-catalog.js';

@@ -17,7 +17,8 @@ const MAX_PATH = 500;
 const MAX_CRITERION = 500;
 const MAX_CUSTOM_STRING = 1000;
 
-function customJson(def: CustomFieldDefinition): JsonObject {
+/** The JSON Schema of one custom field value (also the elicitation form field pm_create asks with). */
+export function customFieldJsonSchema(def: CustomFieldDefinition): JsonObject {
   const description = def.description ? { description: def.description } : {};
   switch (def.type) {
     case 'string': return { type: 'string', maxLength: def.maxLength ?? MAX_CUSTOM_STRING, ...description };
@@ -46,11 +47,20 @@ function orNull(schema: JsonObject): JsonObject {
   return { ...schema, type: [schema.type as string, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
 }
 
+/**
+ * A required field stays optional in the schema — a 2026-07-28 host that can answer an
+ * elicitation form is asked for it (seed 004 "MRTR, tasks, and cache behavior") — and says so.
+ */
+function requiredNote(def: CustomFieldDefinition, schema: JsonObject): JsonObject {
+  if (def.required !== true) return schema;
+  return { ...schema, description: `Required for new items${def.description ? `: ${def.description}` : '.'}` };
+}
+
 /** The `custom` argument for config's custom fields (nullable values remove a field on update). */
 function customArgument(config: TrackerConfig, nullable: boolean): { json: Record<string, JsonObject>; zod: Record<string, z.ZodType> } {
   const fields = Object.entries(config.customFields);
   if (!fields.length) return { json: {}, zod: {} };
-  const properties = Object.fromEntries(fields.map(([name, def]) => [name, nullable ? orNull(customJson(def)) : customJson(def)]));
+  const properties = Object.fromEntries(fields.map(([name, def]) => [name, nullable ? orNull(customFieldJsonSchema(def)) : requiredNote(def, customFieldJsonSchema(def))]));
   const shape = Object.fromEntries(fields.map(([name, def]) => [name, (nullable ? customZod(def).nullable() : customZod(def)).optional()]));
   return {
     json: { custom: { type: 'object', properties, additionalProperties: false, description: nullable ? 'Custom fields to set; null removes one.' : 'Custom fields.' } },

@@ -14,7 +14,7 @@ import { nearestDeclaredKey } from './tool-arguments.js';
 export const PM_MCP_TOOL_NAMES = [
   'pm_context', 'pm_next', 'pm_list', 'pm_get', 'pm_search',
   'pm_create', 'pm_update', 'pm_claim', 'pm_release', 'pm_close', 'pm_reopen', 'pm_comment',
-  'pm_deps', 'pm_graph', 'pm_history', 'pm_delete', 'pm_validate',
+  'pm_deps', 'pm_graph', 'pm_history', 'pm_delete', 'pm_validate', 'pm_export',
 ] as const;
 export type PmMcpToolName = (typeof PM_MCP_TOOL_NAMES)[number];
 

@@ -1,5 +1,5 @@
 import type { AnyMcpToolDefinition } from '../mcp/tool-registry.js';
-import { pmDeleteTool, pmValidateTool } from './admin-tools.js';
+import { pmDeleteTool, pmExportTool, pmValidateTool } from './admin-tools.js';
 import { pmContextTool } from './context-tool.js';
 import { pmCreateTool, pmUpdateTool } from './create-update-tools.js';
 import { pmDepsTool, pmGraphTool } from './graph-tools.js';
@@ -32,6 +32,7 @@ export const PM_MCP_TOOL_FACTORIES: Readonly<Record<PmMcpToolName, (deps: PmTrac
   pm_history: pmHistoryTool,
   pm_delete: pmDeleteTool,
   pm_validate: pmValidateTool,
+  pm_export: pmExportTool,
 });
 
 /** The definitions of `names`, in catalogue order. */

@@ -64,6 +64,8 @@ export interface PmTrackerToolSpec<S extends z.ZodRawShape> {
   readonly output: { readonly properties: Record<string, JsonObject>; readonly required: readonly string[] };
   readonly effect: PmMcpToolEffect;
   readonly idempotent: boolean;
+  /** It reads or writes the whole tracker: a durable task when the request negotiated tasks. */
+  readonly longRunning?: boolean;
   run(args: z.output<z.ZodObject<S>>, ctx: McpRequestContext): Promise<PmTrackerToolResult>;
 }
 
@@ -93,6 +95,7 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
     outputSchema: outputObject({ ...spec.output.properties, warnings: WARNINGS_SCHEMA }, spec.output.required) as McpObjectSchema,
     annotations: annotationsFor(spec.effect, spec.idempotent),
     args: mcpToolArguments(spec.shape),
+    ...(spec.longRunning ? { longRunning: true } : {}),
     async handler(call: { args: z.output<z.ZodObject<S>>; warnings: readonly string[] }, ctx: McpRequestContext): Promise<McpToolOutput> {
       const result = await spec.run(call.args, ctx);
       if (!call.warnings.length) return { structuredContent: result.data, text: result.text, ...(result.memoKey !== undefined ? { memoKey: result.memoKey } : {}) };

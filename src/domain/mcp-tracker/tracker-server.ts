@@ -3,7 +3,7 @@ import { PM_MCP_MAX_INSTRUCTIONS_LENGTH } from '../mcp/discover.js';
 import { definePmMcpServer, type PmMcpServerDescriptor, type PmMcpServerOptions } from '../mcp/server-descriptor.js';
 import { PmMcpToolRegistry } from '../mcp/tool-registry.js';
 import type { Tracker } from '../tracker/tracker.js';
-import { confirmArgumentConsent, type PmMcpConsentResolver } from './consent.js';
+import { elicitationConsent, type PmMcpConsentResolver } from './consent.js';
 import { resolvePmMcpToolSelection, type PmMcpToolName } from './profiles.js';
 import { createPmTrackerTools } from './tool-catalog.js';
 import { resolvePmMcpActor, type PmTrackerToolDeps } from './tool-kit.js';
@@ -28,7 +28,7 @@ export interface PmTrackerMcpServerOptions extends Omit<PmMcpServerOptions, 'too
   readonly tools?: readonly string[] | string;
   /** The actor when a request carries neither a principal nor clientInfo (default: the tracker's own). */
   readonly defaultActor?: string;
-  /** How destructive tools obtain consent (default: the explicit `confirm: true` argument). */
+  /** How destructive tools obtain consent (default: MRTR elicitation on the modern path, the explicit `confirm: true` argument on the legacy path). */
   readonly consent?: PmMcpConsentResolver;
   /** Replaces the generated instructions. */
   readonly instructions?: string;
@@ -59,7 +59,7 @@ export function pmTrackerToolDeps(options: Pick<PmTrackerMcpServerOptions, 'trac
   return {
     tracker: options.tracker,
     actorOf: (ctx) => resolvePmMcpActor(ctx, options.defaultActor),
-    consent: options.consent ?? confirmArgumentConsent,
+    consent: options.consent ?? elicitationConsent,
   };
 }
 

@@ -21,7 +21,7 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_claim',
     title: 'Claim item',
-    description: 'Claims an item for you with a time-limited lease before you work on it (open or draft becomes in_progress). Claiming again renews your lease. Refused while someone else holds a live claim unless force is true.',
+    description: 'Claims an item for you with a time-limited lease before you work on it (open or draft becomes in_progress). Claiming again renews your lease. A live claim by someone else is refused unless force is true, which needs consent (a 2026-07-28 host is asked; older clients: force is the consent).',
     properties: {
       id: idSchema(),
       leaseMinutes: integerSchema(1, 10080, `Lease length; default ${deps.tracker.config.claimLeaseMinutes}.`),
@@ -34,9 +34,15 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
     effect: 'write',
     idempotent: false,
     async run({ id, leaseMinutes, force, ...guards }, ctx) {
-      const result = await deps.tracker.claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, mutationOptions(deps, ctx, guards));
-      const claim = result.item.claim;
-      return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result) };
+      // Taking over a live claim needs consent: the host is asked on the modern path; on the legacy path `force` is the explicit consent.
+      const consent = force ? deps.consent({ tool: 'pm_claim', confirm: force, ctx }) : undefined;
+      try {
+        const result = await deps.tracker.claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const claim = result.item.claim;
+        return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result) };
+      } catch (error) {
+        throw explainMcpConsent(error, 'pm_claim');
+      }
     },
   });
 }
@@ -63,7 +69,7 @@ export function pmCloseTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_close',
     title: 'Close item',
-    description: 'Closes an item with evidence that the work is done (a commit, a passing test, a link), or cancels it with as: "canceled". Releases the claim. Canceling an item someone else has claimed needs confirm: true.',
+    description: 'Closes an item with evidence that the work is done (a commit, a passing test, a link), or cancels it with as: "canceled". Releases the claim. Canceling an item someone else has claimed needs consent: a 2026-07-28 host is asked to confirm (elicitation); initialize-era clients pass confirm: true.',
     properties: {
       id: idSchema(),
       evidence: stringSchema(MAX_EVIDENCE, 'What shows the work is done, or why it is canceled.'),

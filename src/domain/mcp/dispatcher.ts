@@ -1,6 +1,6 @@
 import type { OutboundMessage } from '../../ports/message-sink.js';
 import type { TransportPeer } from '../../ports/transport.js';
-import { PmMcpInvalidParamsError, PmMcpMethodNotFoundError } from '../errors/mcp-errors.js';
+import { PmMcpInputRequiredError, PmMcpInvalidParamsError, PmMcpMethodNotFoundError } from '../errors/mcp-errors.js';
 import { PmError } from '../errors/pm-error.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import { PmMcpConnection } from './connection.js';
@@ -8,8 +8,10 @@ import { buildMcpEnvelope } from './envelope.js';
 import { assertMcpInterimOutcome } from './interim-results.js';
 import { outboundJsonRpcResult, PreSerializedJson, PreSerializedJsonRpcResult, type JsonRpcRequest } from './json-rpc.js';
 import type { McpHookTrail } from './method-hooks.js';
-import { mcpOutcomeResultType } from './method-outcome.js';
-import type { AnyMcpMethodDefinition, PmMcpMethodRegistry } from './method-registry.js';
+import { mcpOutcomeResultType, type McpInputRequest } from './method-outcome.js';
+import type { AnyMcpMethodDefinition, McpInvocation, PmMcpMethodRegistry } from './method-registry.js';
+import { acceptMcpRetry, mcpInputRequiredOutcome } from './interaction/input-required.js';
+import type { PmMcpRequestStateSealer } from './interaction/request-state.js';
 import { MCP_REMOVED_MODERN_METHODS } from './protocol.js';
 import type { McpRequestContext } from './request-context.js';
 import type { PmMcpServerDescriptor } from './server-descriptor.js';
@@ -26,6 +28,8 @@ import type { JsonRpcId } from './wire-types.js';
 export interface PmMcpDispatcherOptions {
   /** Called with unexpected (non-PmError) throws, e.g. to log them on stderr; the client only sees -32603. */
   readonly onInternalError?: (error: unknown, where: { readonly method: string; readonly requestId: JsonRpcId }) => void;
+  /** Seals and opens MRTR `requestState` (absent: handlers may ask for input, but not with state). */
+  readonly requestStates?: PmMcpRequestStateSealer;
 }
 
 /** How many serialized results the dispatcher keeps. */
@@ -98,7 +102,18 @@ export class PmMcpDispatcher implements TransportPeer {
       throw new PmMcpInvalidParamsError(`Invalid params for ${ctx.method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
     }
     if (!this.prepared && method.beforeReady !== true) await this.prepare();
-    const { outcome, trail } = await this.methods.invoke(method, parsed.data, ctx);
+    const asksForInput = ctx.era === 'modern' && method.interim?.includes('input_required') === true;
+    if (asksForInput) await acceptMcpRetry(ctx, rest, this.options.requestStates);
+    let invocation: McpInvocation;
+    try {
+      invocation = await this.methods.invoke(method, parsed.data, ctx);
+    } catch (error) {
+      if (!(error instanceof PmMcpInputRequiredError) || !method.interim?.includes('input_required')) throw error;
+      // On the legacy path the outcome is refused with -32021 (assertMcpInterimOutcome), before any state is sealed.
+      const outcome = asksForInput ? await mcpInputRequiredOutcome(error, ctx, rest, this.options.requestStates) : { resultType: 'input_required' as const, body: { inputRequests: error.inputRequests as Readonly<Record<string, McpInputRequest>> } };
+      invocation = { outcome, trail: undefined };
+    }
+    const { outcome, trail } = invocation;
     assertMcpInterimOutcome(method, outcome, ctx);
     return this.serialize(ctx, request.id, outcome, trail);
   }

@@ -23,12 +23,22 @@ export class McpUndeclaredInterimResultError extends Error {
   }
 }
 
-/** The client capability each MRTR input request method needs (2026-07-28 `InputRequest`). */
-const INPUT_REQUEST_CAPABILITIES: Readonly<Record<string, McpClientCapabilities>> = Object.freeze({
-  'elicitation/create': { elicitation: {} },
-  'roots/list': { roots: {} },
-  'sampling/createMessage': { sampling: {} },
-});
+/**
+ * The client capability an MRTR input request needs (2026-07-28 `InputRequest`): elicitation by
+ * its mode (form when absent; `elicitation: {}` declares form mode only), roots, sampling.
+ */
+function inputRequestCapabilities(request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }): McpClientCapabilities | undefined {
+  switch (request.method) {
+    case 'elicitation/create':
+      return { elicitation: { [request.params?.mode === 'url' ? 'url' : 'form']: {} } };
+    case 'roots/list':
+      return { roots: {} };
+    case 'sampling/createMessage':
+      return { sampling: {} };
+    default:
+      return undefined;
+  }
+}
 
 function mergeCapabilities(into: JsonObject, more: JsonObject): void {
   for (const [key, value] of Object.entries(more)) {
@@ -44,8 +54,8 @@ export function mcpInterimRequirements(outcome: McpMethodOutcome): McpClientCapa
   const required: JsonObject = {};
   if (outcome.resultType !== 'input_required') return required as McpClientCapabilities;
   for (const request of Object.values(outcome.body.inputRequests ?? {})) {
-    const needs = INPUT_REQUEST_CAPABILITIES[request.method];
-    if (needs) mergeCapabilities(required, structuredClone(needs) as JsonObject);
+    const needs = inputRequestCapabilities(request);
+    if (needs) mergeCapabilities(required, needs as JsonObject);
   }
   return required as McpClientCapabilities;
 }

@@ -24,8 +24,12 @@ export interface McpHook {
   readonly memoizable?: boolean;
 }
 
-/** Continues the chain with (possibly rewritten) params. */
-export type McpNext = (params: unknown) => Promise<McpMethodOutcome>;
+/**
+ * Continues the chain with (possibly rewritten) params — and, for work that outlives the
+ * exchange (a durable task), a detached context (`detachMcpRequestContext`). Whatever `next`
+ * resolves to has been through the method's result shapers already.
+ */
+export type McpNext = (params: unknown, ctx?: McpRequestContext) => Promise<McpMethodOutcome>;
 
 /** Wraps a method: it may answer itself (e.g. `input_required`, a task handle) or call `next`. */
 export interface McpInterceptor extends McpHook {

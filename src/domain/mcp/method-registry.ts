@@ -170,18 +170,26 @@ export class PmMcpMethodRegistry implements McpMethodTraits {
       chain.push(interceptor);
       trail = extendMcpHookTrail(trail, interceptor, variant);
     }
-    const run = (index: number, current: unknown): Promise<McpMethodOutcome> => {
-      const interceptor = chain[index];
-      if (!interceptor) return Promise.resolve(definition.handle(current, ctx));
-      return interceptor.intercept(current, ctx, (next) => run(index + 1, next));
-    };
-    let outcome = await run(0, params);
+    const shapers: McpResultShaper[] = [];
     for (const shaper of this.shapers.get(definition.method) ?? []) {
       const variant = shaper.variant(ctx);
       if (variant === undefined) continue;
-      outcome = shaper.shape(outcome, ctx, params);
+      shapers.push(shaper);
       trail = extendMcpHookTrail(trail, shaper, variant);
     }
+    // Shapers rewrite the method's own result, so an interceptor that runs the rest of the
+    // chain later (a task's work) gets what the request would have returned.
+    const handle = async (current: unknown, runCtx: McpRequestContext): Promise<McpMethodOutcome> => {
+      let outcome = await definition.handle(current, runCtx);
+      for (const shaper of shapers) outcome = shaper.shape(outcome, runCtx, current);
+      return outcome;
+    };
+    const run = (index: number, current: unknown, runCtx: McpRequestContext): Promise<McpMethodOutcome> => {
+      const interceptor = chain[index];
+      if (!interceptor) return handle(current, runCtx);
+      return interceptor.intercept(current, runCtx, (next, nextCtx) => run(index + 1, next, nextCtx ?? runCtx));
+    };
+    const outcome = await run(0, params, ctx);
     return { outcome, trail };
   }
 

@@ -291,6 +291,25 @@ class ResolvedMcpRequestContext implements McpRequestContext {
 
 type ContextFields = Pick<McpRequestContext, 'era' | 'revision' | 'clientCapabilities' | 'clientInfo' | 'extensions' | 'logLevel' | 'progressToken' | 'trace'>;
 
+/**
+ * Who is asking, as one string: the authenticated principal's id, or `anonymous` when the
+ * transport authenticated nobody (stdio, HTTP without authorization). What per-caller state —
+ * sealed requestState, durable tasks — is bound to.
+ */
+export function mcpCallerOf(ctx: Pick<McpRequestContext, 'principal'>): string {
+  return ctx.principal?.id ?? 'anonymous';
+}
+
+/**
+ * The same request detached from the exchange that carried it, for work that outlives the
+ * response (a durable task): its own cancellation signal, and no notifier or channel, since the
+ * exchange is over. Everything else — era, capabilities, negotiated extensions, principal — is
+ * the request's own.
+ */
+export function detachMcpRequestContext(ctx: McpRequestContext, signal: AbortSignal): McpRequestContext {
+  return new ResolvedMcpRequestContext(ctx, { method: ctx.method, ...(ctx.requestId !== undefined ? { id: ctx.requestId } : {}) }, ctx.principal, ctx.transport, signal, SILENT_MCP_NOTIFIER, SILENT_CHANNEL);
+}
+
 /** True when this request negotiated the extension `id`. */
 export function hasMcpExtension(ctx: Pick<McpRequestContext, 'extensions'>, id: string): boolean {
   return Object.prototype.hasOwnProperty.call(ctx.extensions, id);

@@ -43,6 +43,12 @@ export interface McpToolDefinition<A = unknown, S extends JsonObject = JsonObjec
   readonly meta?: JsonObject;
   /** Parses `arguments`; failures become `isError` tool results. */
   readonly args: z.ZodType<A>;
+  /**
+   * The tool may take long (it reads or writes the whole tracker): a request that negotiated the
+   * tasks extension gets it as a durable task (seed 004 "MRTR, tasks, and cache behavior");
+   * every other request runs it inline. Not advertised.
+   */
+  readonly longRunning?: boolean;
   handler(args: A, ctx: McpRequestContext): Promise<McpToolOutput<S>> | McpToolOutput<S>;
 }
 

@@ -17,7 +17,7 @@ export function checkPmSkillMd(front: PmSkillFrontMatter, directoryName: string)
   const nameProblem = pmSkillNameProblem(name);
   if (nameProblem) return rejected('skill-name', 'SKILL.md', `front matter name: ${nameProblem}`);
   if (name !== directoryName) {
-    return rejected('name-mismatch', 'SKILL.md', `front matter name ${JSON.stringify(name)} differs from the directory name ${JSON.stringify(directoryName)}`, directoryName, name as string);
+    return rejected('name-mismatch', 'SKILL.md', `front matter name ${JSON.stringify(name)} differs from the directory name ${JSON.stringify(directoryName)}`);
   }
   if (typeof description !== 'string' || description.trim() === '') return rejected('description', 'SKILL.md', 'front matter description must be a non-empty string');
   if (description.length > MAX_DESCRIPTION) {

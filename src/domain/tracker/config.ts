@@ -6,12 +6,14 @@ export const CORE_STATUSES = ['draft', 'open', 'in_progress', 'blocked', 'closed
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'canceled']);
 export const DEFAULT_TYPES = ['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision'] as const;
 
+/** `required: true`: a new item must set the field (docs/TRACKER.md "Custom fields"). */
+const fieldBase = () => ({ description: z.string().optional(), required: z.boolean().optional() });
 const customField = () =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('string'), description: z.string().optional(), maxLength: z.number().int().positive().optional() }).strict(),
-    z.object({ type: z.literal('number'), description: z.string().optional(), min: z.number().optional(), max: z.number().optional() }).strict(),
-    z.object({ type: z.literal('boolean'), description: z.string().optional() }).strict(),
-    z.object({ type: z.literal('enum'), description: z.string().optional(), values: z.array(z.string().min(1)).min(1) }).strict(),
+    z.object({ type: z.literal('string'), ...fieldBase(), maxLength: z.number().int().positive().optional() }).strict(),
+    z.object({ type: z.literal('number'), ...fieldBase(), min: z.number().optional(), max: z.number().optional() }).strict(),
+    z.object({ type: z.literal('boolean'), ...fieldBase() }).strict(),
+    z.object({ type: z.literal('enum'), ...fieldBase(), values: z.array(z.string().min(1)).min(1) }).strict(),
   ]);
 export type CustomFieldDefinition = z.infer<ReturnType<typeof customField>>;
 

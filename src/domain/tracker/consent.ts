@@ -1,6 +1,6 @@
 /** What a destructive operation asks the caller to confirm. */
 export interface ConsentRequest {
-  readonly action: 'delete' | 'cancel_claimed';
+  readonly action: 'delete' | 'cancel_claimed' | 'take_claim';
   readonly itemId: string;
   readonly title: string;
   /** A sentence a person can answer yes or no to. */

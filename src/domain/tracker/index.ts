@@ -15,3 +15,4 @@ export * from './tracker.js';
 export * from './tracker-paths.js';
 export * from './validate.js';
 export type { MutationGuards } from './mutation-engine.js';
+export * from './export.js';

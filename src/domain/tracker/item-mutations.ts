@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors/index.js';
 import { TERMINAL_STATUSES, type TrackerConfig } from './config.js';
 import type { ClaimInput, CloseInput, CreateInput, UpdateInput } from './inputs.js';
-import { assertItemAgainstConfig, normalizeList } from './item-rules.js';
+import { assertItemAgainstConfig, assertRequiredCustomFields, normalizeList } from './item-rules.js';
 import type { Item } from './item.js';
 import type { MutationContext } from './mutation-engine.js';
 
@@ -36,6 +36,7 @@ export function buildNewItem(input: CreateInput, config: TrackerConfig, ctx: Mut
   };
   if (TERMINAL_STATUSES.has(item.status)) throw new ValidationError(`a new item cannot start as ${item.status}`, { field: 'status' });
   assertItemAgainstConfig(item, config);
+  assertRequiredCustomFields(item.custom, config);
   return item;
 }
 
@@ -55,6 +56,9 @@ export function applyUpdate(item: Item, input: UpdateInput, config: TrackerConfi
   acceptance = markCriteria(acceptance, input.uncheckAcceptance, false, item.id);
   const custom: Record<string, string | number | boolean> = { ...item.custom };
   for (const [key, value] of Object.entries(input.custom ?? {})) {
+    if (value === null && config.customFields[key]?.required === true) {
+      throw new ValidationError(`custom field '${key}' is required (declared required in config.yaml): it can be changed, not removed`, { field: `custom.${key}` });
+    }
     if (value === null) delete custom[key];
     else custom[key] = value;
   }

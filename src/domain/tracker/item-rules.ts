@@ -17,6 +17,19 @@ export function assertItemAgainstConfig(item: Item, config: TrackerConfig): void
   for (const [name, value] of Object.entries(item.custom)) assertCustomField(name, value, config);
 }
 
+/** The custom fields config.yaml declares `required: true` that `custom` does not set, in declaration order. */
+export function missingRequiredCustomFields(custom: Readonly<Record<string, unknown>>, config: TrackerConfig): string[] {
+  return Object.entries(config.customFields).filter(([name, def]) => def.required === true && (custom[name] === undefined || custom[name] === null)).map(([name]) => name);
+}
+
+/** A new item sets every required custom field (docs/TRACKER.md "Custom fields"). */
+export function assertRequiredCustomFields(custom: Readonly<Record<string, unknown>>, config: TrackerConfig): void {
+  const missing = missingRequiredCustomFields(custom, config);
+  if (!missing.length) return;
+  const names = missing.map((name) => `'${name}'`).join(', ');
+  throw new ValidationError(`missing required custom field${missing.length > 1 ? 's' : ''} ${names} (declared required in config.yaml)`, { field: `custom.${missing[0]}`, missing });
+}
+
 /** Checks one custom field value against its declaration in config.yaml. */
 export function assertCustomField(name: string, value: unknown, config: TrackerConfig): void {
   const def = config.customFields[name];

@@ -1,4 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
+import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from './export.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
@@ -146,6 +147,11 @@ export class Tracker {
     return entries;
   }
 
+  /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */
+  async export(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExport> {
+    return exportTrackerItems({ ...this.ports, paths: this.paths, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
+  }
+
   async validate(): Promise<ValidationReport> {
     return validateTracker(this.ports.fs, this.ports.hasher, this.paths, await this.ready());
   }
@@ -170,9 +176,21 @@ export class Tracker {
     });
   }
 
-  async claim(id: string, input: ClaimInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
+  /**
+   * Claims an item. Taking over somebody else's live claim (`force`) is destructive to their
+   * work and needs consent like a cancel of it (docs/TRACKER.md "Mutations"; the CLI's
+   * `--force` is that consent, MCP asks the host).
+   */
+  async claim(id: string, input: ClaimInput = {}, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
     const holder = input.holder ?? this.actor(options);
     await this.ready();
+    if (input.force) {
+      const item = await this.get(id);
+      const claim = item.claim;
+      if (claim && claim.holder !== holder && claim.expiresAt > new Date(this.ports.clock.now()).toISOString()) {
+        await this.requireConsent(options.consent, { action: 'take_claim', itemId: id, title: item.title, message: `Take over ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
+      }
+    }
     return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
   }
 

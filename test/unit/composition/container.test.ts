@@ -29,7 +29,7 @@ describe('composition root', () => {
     expect(item.id).toMatch(/^pm-[0-9a-z]{6}$/);
     expect((await tracker.historyOf(item.id))[0]).toMatchObject({ actor: 'smoke', op: 'create' });
     const tasks = await container.getAsync(IDS.TaskStore);
-    await tasks.put({ taskId: 't1', principal: 'local:smoke', status: 'working', createdAt: 1, updatedAt: 1, ttlMs: 1000 });
+    await tasks.create({ taskId: 't1', principal: 'local:smoke', status: 'working', createdAt: 1, updatedAt: 1, ttlMs: 1000, expiresAt: 1001, pollIntervalMs: 1000, request: { method: 'tools/call', name: 'pm_validate' } });
     expect(await readdir(`${dir}/.agents/pm/.runtime/tasks`)).toEqual(['t1.json']);
     expect(await (await container.getAsync(IDS.Authorizer)).authorize({ requiredScopes: ['pm:read'] })).toMatchObject({ id: 'local:smoke' });
     await tracker.dispose();

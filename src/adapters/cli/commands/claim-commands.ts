@@ -32,7 +32,7 @@ export const claimCommand: CliCommand = {
       ...(input.holder !== undefined ? { holder: input.holder } : {}),
       ...(input.lease !== undefined ? { leaseMinutes: input.lease } : {}),
       ...(input.force ? { force: true } : {}),
-    }, guardsFrom(input));
+    }, { ...guardsFrom(input), ...(input.force ? { consent: () => true } : {}) }); // --force is the person's explicit consent to take the claim over
     const claim = result.item.claim;
     return { value: result, human: renderMutation('Claimed', result, claim ? ` for ${claim.holder} until ${shortTime(claim.expiresAt)}` : '') };
   },

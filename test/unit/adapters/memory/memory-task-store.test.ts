@@ -1,27 +1,22 @@
+import { ManualClock } from '../../../../src/adapters/memory/manual-clock.js';
+import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
+import { MemoryLocker } from '../../../../src/adapters/memory/memory-locker.js';
 import { MemoryTaskStore } from '../../../../src/adapters/memory/memory-task-store.js';
-import type { TaskRecord } from '../../../../src/ports/task-store.js';
+import { FileTaskStore } from '../../../../src/adapters/node/file-task-store.js';
+import { describeTaskStoreContract, taskRecord } from '../task-store-contract.js';
+
+describeTaskStoreContract('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }));
+describeTaskStoreContract('FileTaskStore over MemoryFileSystem', async () => {
+  const fs = new MemoryFileSystem();
+  const locker = new MemoryLocker(new ManualClock());
+  return { store: new FileTaskStore(fs, locker, '/runtime/tasks'), second: () => new FileTaskStore(fs, locker, '/runtime/tasks') };
+});
 
 describe('MemoryTaskStore', () => {
-  const record: TaskRecord = { taskId: 't1', principal: 'p', status: 'working', createdAt: 1, updatedAt: 1, ttlMs: 10, request: { nested: { n: 1 } } };
-
-  it('stores copies, so neither side can change the other', async () => {
+  it('refuses a second record under one id', async () => {
     const store = new MemoryTaskStore();
-    const mine = structuredClone(record) as { request: { nested: { n: number } } } & TaskRecord;
-    await store.put(mine);
-    mine.request.nested.n = 2;
-    const read = (await store.get('t1')) as typeof mine;
-    expect(read.request.nested.n).toBe(1);
-    read.request.nested.n = 3;
-    expect(((await store.get('t1')) as typeof mine).request.nested.n).toBe(1);
-  });
-
-  it('lists by principal and deletes', async () => {
-    const store = new MemoryTaskStore();
-    await store.put(record);
-    await store.put({ ...record, taskId: 't2', principal: 'q' });
-    expect((await store.list('p')).map((t) => t.taskId)).toEqual(['t1']);
-    await store.delete('t1');
-    expect(await store.get('t1')).toBeUndefined();
-    expect(await store.list('p')).toEqual([]);
+    await store.create(taskRecord('tsk_a'));
+    await expect(store.create(taskRecord('tsk_a'))).rejects.toThrow(/exists already/);
+    expect(store.size).toBe(1);
   });
 });

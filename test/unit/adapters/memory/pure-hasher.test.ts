@@ -36,4 +36,13 @@ describe('PureSha256Hasher', () => {
       expect(hasher.sha256HexBytes(new TextEncoder().encode(text))).toBe(hasher.sha256Hex(text));
     }
   });
+
+  // RFC 4231 test cases 1, 2 and 6 (a key longer than the block is hashed first).
+  it.each([
+    ['0b'.repeat(20), 'Hi There', 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7'],
+    [Buffer.from('Jefe').toString('hex'), 'what do ya want for nothing?', '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843'],
+    ['aa'.repeat(131), 'Test Using Larger Than Block-Size Key - Hash Key First', '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54'],
+  ])('HMAC-SHA256 with key %s matches RFC 4231', (keyHex, text, mac) => {
+    expect(hasher.hmacSha256Hex(new Uint8Array(Buffer.from(keyHex, 'hex')), text)).toBe(mac);
+  });
 });

@@ -24,6 +24,15 @@ describe('NodeHasher', () => {
   const node = new NodeHasher();
   const pure = new PureSha256Hasher();
 
+  it('agrees with the pure adapter on HMAC-SHA256 over random keys and texts', () => {
+    const random = seeded(7);
+    for (let i = 0; i < 50; i++) {
+      const key = new Uint8Array(Array.from({ length: 1 + Math.floor(random() * 100) }, () => Math.floor(random() * 256)));
+      const text = randomText(random, Math.floor(random() * 300));
+      expect(node.hmacSha256Hex(key, text)).toBe(pure.hmacSha256Hex(key, text));
+    }
+  });
+
   it('matches the FIPS 180-4 test vectors', () => {
     expect(node.sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(node.sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

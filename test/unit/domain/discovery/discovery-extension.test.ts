@@ -26,7 +26,7 @@ const ENTRY = [PM_DISCOVER_TOOL_NAME, 'pm_context', 'pm_next', 'pm_get', 'pm_sea
 
 async function pair(profile = 'standard') {
   const plain = await TrackerMcpHarness.create({ profile });
-  const h = await TrackerMcpHarness.create({ profile, serverExtensions: [pmMcpToolDiscoveryExtension({ hasher: new PureSha256Hasher(), profile })] });
+  const h = await TrackerMcpHarness.create({ profile, serverExtensions: () => [pmMcpToolDiscoveryExtension({ hasher: new PureSha256Hasher(), profile })] });
   return { plain, h, ids: await h.seed(), plainIds: await plain.seed() };
 }
 

@@ -40,12 +40,12 @@ describe('selectPmMcpTools', () => {
     expect(selectPmMcpTools('custom', 'pm_get,pm_get')).toEqual(['pm_get']);
   });
   test.each([
-    ['custom', undefined, /PM_MCP_PROFILE=custom needs PM_MCP_TOOLS, a comma-separated list of tool names; valid tools: pm_context, pm_next, .*pm_validate$/],
+    ['custom', undefined, /PM_MCP_PROFILE=custom needs PM_MCP_TOOLS, a comma-separated list of tool names; valid tools: pm_context, pm_next, .*pm_export$/],
     ['custom', '', /PM_MCP_PROFILE=custom needs PM_MCP_TOOLS/],
     ['custom', [], /PM_MCP_PROFILE=custom needs PM_MCP_TOOLS/],
     ['custom', 'pm_get,,pm_list', /PM_MCP_TOOLS has an empty name \(check for doubled or trailing commas\): 'pm_get,,pm_list'; valid tools: /],
     ['custom', 'pm_get,', /PM_MCP_TOOLS has an empty name/],
-    ['custom', 'pm_gte,pm_frobnicate', /PM_MCP_TOOLS names unknown tools: 'pm_gte' \(did you mean 'pm_get'\?\), 'pm_frobnicate'; valid tools: pm_context, .*pm_validate$/],
+    ['custom', 'pm_gte,pm_frobnicate', /PM_MCP_TOOLS names unknown tools: 'pm_gte' \(did you mean 'pm_get'\?\), 'pm_frobnicate'; valid tools: pm_context, .*pm_export$/],
     ['everything', undefined, /PM_MCP_PROFILE 'everything' is not a profile; use one of: core, standard, full, custom/],
     ['core', 'pm_get', /PM_MCP_TOOLS applies only with PM_MCP_PROFILE=custom \(got PM_MCP_PROFILE=core\)/],
   ] as const)('%s with %j fails with a clear message', (profile, names, message) => {

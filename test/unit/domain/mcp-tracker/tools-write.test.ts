@@ -74,7 +74,7 @@ describe('pm_claim and pm_release', () => {
   test("someone else's live claim is refused as an isError result", async () => {
     await h.tracker.claim(ids.a, {}, { actor: 'bob' });
     expectToolError(await h.call('pm_claim', { id: ids.a }), /is claimed by bob until .* \(claimed\)/);
-    expect(data(await h.call('pm_claim', { id: ids.a, force: true })).item.claim!.holder).toBe('test-client');
+    expect(data(await h.call('pm_claim', { id: ids.a, force: true }, '2025-11-25')).item.claim!.holder).toBe('alice'); // legacy: force is the consent
   });
   test('release gives the claim back; releasing an unclaimed item is an isError result', async () => {
     await h.call('pm_claim', { id: ids.a });
@@ -98,14 +98,14 @@ describe('pm_close and pm_reopen', () => {
     expectToolError(await h.call('pm_close', { id: ids.d, evidence: 'again' }), /is already closed \(already_closed\)/);
     expectToolError(await h.call('pm_reopen', { id: ids.a }), /is open, not closed or canceled \(not_closed\)/);
   });
-  test("canceling someone else's claimed item needs confirm: true", async () => {
+  test("legacy: canceling someone else's claimed item needs confirm: true", async () => {
     await h.tracker.claim(ids.a, {}, { actor: 'bob' });
-    const refused = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled' });
+    const refused = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled' }, '2025-11-25');
     expectToolError(refused, /Cancel pm-\w+ "Write the tools", which bob has claimed .* Nothing was changed\. To proceed, call pm_close again with the same arguments plus confirm: true\. \(consent_required\)/);
     expect((await h.tracker.get(ids.a)).status).toBe('in_progress');
-    const canceled = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled', confirm: true });
+    const canceled = await h.call('pm_close', { id: ids.a, evidence: 'superseded', as: 'canceled', confirm: true }, '2025-11-25');
     expect(data(canceled).item.status).toBe('canceled');
-    expect(text(canceled)).toMatch(/^Canceled pm-\w+\./);
+    expect(JSON.parse(text(canceled))).toEqual(canceled.structuredContent);
   });
 });
 
@@ -139,20 +139,21 @@ describe('pm_deps add and remove', () => {
 });
 
 describe('pm_delete', () => {
-  test('without confirm nothing is deleted and the result says how to confirm', async () => {
-    const refused = await h.call('pm_delete', { id: ids.d });
+  test('legacy: without confirm nothing is deleted and the result says how to confirm', async () => {
+    const refused = await h.call('pm_delete', { id: ids.d }, '2025-11-25');
     expectToolError(refused, /^Delete pm-\w+ "Old spike"\? The file is removed; its history is kept\. Nothing was changed\. To proceed, call pm_delete again with the same arguments plus confirm: true\. \(consent_required\)/);
     expect((await h.tracker.get(ids.d)).title).toBe('Old spike');
-    expectToolError(await h.call('pm_delete', { id: ids.d, confirm: false }), /confirm: true/);
+    expectToolError(await h.call('pm_delete', { id: ids.d, confirm: false }, '2025-11-25'), /confirm: true/);
   });
-  test('with confirm: true the item is deleted and the receipt returned', async () => {
-    const deleted = await h.call('pm_delete', { id: ids.d, confirm: true, expectedRevision: 2 });
+  test('legacy: with confirm: true the item is deleted and the receipt returned', async () => {
+    const deleted = await h.call('pm_delete', { id: ids.d, confirm: true, expectedRevision: 2 }, '2025-11-25');
     expect(deleted.structuredContent).toMatchObject({ deleted: ids.d, receipt: { op: 'delete', revisionBefore: 2, revisionAfter: null }, changed: true, replayed: false });
-    expect(text(deleted)).toMatch(/^Deleted pm-\w+; its history is kept\. Receipt rcpt-/);
+    expect(JSON.parse(text(deleted))).toEqual(deleted.structuredContent);
     expectToolError(await h.call('pm_get', { id: ids.d }), /no item/);
   });
-  test('an item others link to is refused even with confirm', async () => {
-    expectToolError(await h.call('pm_delete', { id: ids.a, confirm: true }), /is still referenced by .*\(referenced\)/);
+  test('an item others link to is refused before consent is asked', async () => {
+    expectToolError(await h.call('pm_delete', { id: ids.a, confirm: true }, '2025-11-25'), /is still referenced by .*\(referenced\)/);
+    expectToolError(await h.call('pm_delete', { id: ids.a }), /is still referenced by .*\(referenced\)/);
   });
 });
 

@@ -49,7 +49,7 @@ describe('interim results', () => {
     const reply = await h.legacy(4, 'tools/call', { name: 'fail', arguments: { kind: 'validation' } });
     const error = reply.error as { code: number; message: string; data: JsonObject };
     expect(error.code).toBe(-32021);
-    expect(error.data).toEqual({ requiredCapabilities: { elicitation: {} }, requiredProtocolVersion: '2026-07-28' });
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { form: {} } }, requiredProtocolVersion: '2026-07-28' });
     expect(error.message).toMatch(/initialize-era requests cannot receive.*2026-07-28/);
     expect(h.internalErrors).toEqual([]);
     const task = await h.legacy(5, 'tools/call', { name: 'boom', arguments: {} });

@@ -87,12 +87,13 @@ describe('PmMcpSkillRegistry rejections', () => {
       expect(fs.bodyReads).toBe(2);
     });
 
-    it('reports a name mismatch with both names', async () => {
+    it('reports a name mismatch, naming both in the message', async () => {
       const fs = newFs();
       writeSkill(fs, WORKSPACE_DIR, 'dir-name', { 'SKILL.md': skillMd('front-name') });
       const [d] = (await load(fs, { packageSkillsDir: undefined })).diagnostics;
-      expect(d).toMatchObject({ rule: 'name-mismatch', limit: 'dir-name', actual: 'front-name' });
-      expect(formatPmSkillDiagnostic(d!)).toBe('workspace skill "dir-name" rejected (name-mismatch, limit dir-name, actual front-name) at SKILL.md: front matter name "front-name" differs from the directory name "dir-name"');
+      expect(d).toMatchObject({ rule: 'name-mismatch' });
+      expect(d).not.toHaveProperty('limit');
+      expect(formatPmSkillDiagnostic(d!)).toBe('workspace skill "dir-name" rejected (name-mismatch) at SKILL.md: front matter name "front-name" differs from the directory name "dir-name"');
     });
 
     it('rejects a SKILL.md that is not UTF-8', async () => {

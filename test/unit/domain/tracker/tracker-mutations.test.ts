@@ -1,5 +1,6 @@
 import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
 import { ConflictError, ConsentRequiredError, IdempotencyConflictError, NotFoundError, StaleRevisionError, ValidationError } from '../../../../src/domain/errors/index.js';
+import { TrackerPaths } from '../../../../src/domain/tracker/tracker-paths.js';
 import type { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
 
 async function snapshot(fs: MemoryFileSystem): Promise<Record<string, string>> {
@@ -85,7 +86,9 @@ describe('Tracker mutations', () => {
     clock.advance(31 * 60_000);
     const taken = await tracker.claim(item.id, {}, { actor: 'bob' });
     expect(taken.item.claim?.holder).toBe('bob');
-    const forced = await tracker.claim(item.id, { force: true }, { actor: 'carol' });
+    await expect(tracker.claim(item.id, { force: true }, { actor: 'carol' })).rejects.toThrow(/Take over .* needs explicit consent/);
+    await expect(tracker.claim(item.id, { force: true }, { actor: 'carol', consent: () => false })).rejects.toThrow(/consent declined/);
+    const forced = await tracker.claim(item.id, { force: true }, { actor: 'carol', consent: () => true });
     expect(forced.item.claim?.holder).toBe('carol');
     const released = await tracker.release(item.id, {}, { actor: 'carol' });
     expect(released.item.claim).toBeUndefined();
@@ -133,6 +136,22 @@ describe('Tracker mutations', () => {
     expect(commented.item.comments).toEqual([{ id: expect.stringMatching(/^c-/), author: 'bob', at: '2026-03-01T10:00:00.000Z', text: 'looks good' }]);
     const history = await tracker.historyOf(item.id);
     expect(history.at(-1)?.patch).toEqual(expect.arrayContaining([{ op: 'add', path: '/comments/-', value: commented.item.comments[0] }]));
+  });
+
+  it('requires the custom fields config declares required on create, and keeps them on update', async () => {
+    const { tracker, fs } = await memoryTracker({ configYaml: 'customFields:\n  team: { type: enum, values: [core, web], required: true }\n  estimate: { type: number, required: true }\n  note: { type: string }\n' });
+    const itemFiles = async () => (await fs.scan(new TrackerPaths(ROOT).items)).length;
+    const before = await itemFiles();
+    const missing = await tracker.create({ title: 'x', custom: { note: 'n' } }).catch((e) => e);
+    expect(missing).toBeInstanceOf(ValidationError);
+    expect(missing.message).toBe("missing required custom fields 'team', 'estimate' (declared required in config.yaml)");
+    expect(missing.data).toMatchObject({ field: 'custom.team', missing: ['team', 'estimate'] });
+    expect(await itemFiles()).toBe(before);
+    await expect(tracker.create({ title: 'x', custom: { team: 'core' } })).rejects.toThrow("missing required custom field 'estimate' (declared required in config.yaml)");
+    const { item } = await tracker.create({ title: 'x', custom: { team: 'core', estimate: 2 } });
+    expect((await tracker.update(item.id, { custom: { team: 'web' } })).item.custom).toEqual({ team: 'web', estimate: 2 });
+    await expect(tracker.update(item.id, { custom: { estimate: null } })).rejects.toThrow("custom field 'estimate' is required (declared required in config.yaml): it can be changed, not removed");
+    expect((await tracker.get(item.id)).custom).toEqual({ team: 'web', estimate: 2 });
   });
 
   it('adds and removes dependencies, stores blocks on the target, refuses cycles and self-links', async () => {

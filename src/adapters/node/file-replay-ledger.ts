@@ -1,0 +1,48 @@
+import type { FileSystem } from '../../ports/file-system.js';
+import type { ReplayLedger } from '../../ports/replay-ledger.js';
+
+const TOKEN = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Used tokens as one empty-bodied marker file each under the tracker's git-ignored runtime area
+ * (`.agents/pm/.runtime/replays/<token>`, holding the expiry), so every process serving one
+ * tracker — several pm-mcp-http instances behind one balancer, or a restarted one — refuses a
+ * second use. The exclusive create is the decision: of two processes consuming one token at
+ * once, exactly one wins. An expired marker is removed and the token taken again (what it
+ * guards is refused for its expiry anyway); every `sweepEvery` consumes, expired markers are
+ * swept so the directory holds only what is alive.
+ */
+export class FileReplayLedger implements ReplayLedger {
+  private consumes = 0;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly dir: string,
+    private readonly sweepEvery = 64,
+  ) {}
+
+  async consume(token: string, expiresAt: number, now: number): Promise<boolean> {
+    if (!TOKEN.test(token) || token.startsWith('.')) throw new RangeError(`replay token ${JSON.stringify(token)} is not a safe file name`);
+    await this.fs.ensureDir(this.dir);
+    if (++this.consumes % this.sweepEvery === 0) await this.sweep(now);
+    const path = `${this.dir}/${token}`;
+    if (await this.fs.createExclusive(path, `${expiresAt}\n`)) return true;
+    if (!this.expired(await this.fs.readText(path), now)) return false;
+    await this.fs.remove(path);
+    return this.fs.createExclusive(path, `${expiresAt}\n`);
+  }
+
+  private expired(text: string | undefined, now: number): boolean {
+    if (text === undefined) return true;
+    const until = Number(text.trim());
+    // A marker being written right now reads empty: it is alive, not expired.
+    return text.trim() !== '' && Number.isFinite(until) && until <= now;
+  }
+
+  private async sweep(now: number): Promise<void> {
+    for (const { name } of await this.fs.scan(this.dir)) {
+      const path = `${this.dir}/${name}`;
+      if (this.expired(await this.fs.readText(path), now)) await this.fs.remove(path);
+    }
+  }
+}
