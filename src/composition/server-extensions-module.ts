@@ -1,5 +1,7 @@
 import { ContainerModule } from 'inversify';
+import { pmMcpToolDiscoveryExtension } from '../domain/discovery/discovery-extension.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { resolvePmMcpToolSelection } from '../domain/mcp-tracker/profiles.js';
 import { pmMcpSkillsExtension } from '../domain/skills/skills-extension.js';
 import { PmMcpSkillsService } from '../domain/skills/skills-service.js';
 import { PmMcpTaskService } from '../domain/tasks/task-service.js';
@@ -26,6 +28,9 @@ import { loadPmSkillRegistry, logPmSkillDiagnostics, workspaceRootOf } from './s
  *
  * Tasks: the TaskStore (the runtime area's task files in the node family) and this process as
  * the worker of the tasks it starts.
+ *
+ * Progressive tool discovery: the profile-selected tools as the catalogue, pm's entry choice
+ * and keywords, digests by the process's Hasher (docs/DISCOVERY.md).
  */
 export const serverExtensionsModule = new ContainerModule(({ bind }) => {
   bind(IDS.SkillsService)
@@ -51,9 +56,13 @@ export const serverExtensionsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.PmExtensions)
     .toResolvedValue(
-      (skills: PmMcpSkillsService, settings: Settings, tasks: PmMcpTaskService): readonly PmMcpServerExtension[] =>
-        Object.freeze([pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration }), pmMcpTasksExtension({ tasks })]),
-      [IDS.SkillsService, IDS.Settings, IDS.TaskService],
+      (skills: PmMcpSkillsService, settings: Settings, tasks: PmMcpTaskService, hasher: Hasher): readonly PmMcpServerExtension[] =>
+        Object.freeze([
+          pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration }),
+          pmMcpTasksExtension({ tasks }),
+          pmMcpToolDiscoveryExtension({ hasher, profile: resolvePmMcpToolSelection(settings.mcpProfile, settings.mcpTools).profile }),
+        ]),
+      [IDS.SkillsService, IDS.Settings, IDS.TaskService, IDS.Hasher],
     )
     .inSingletonScope();
 });

@@ -46,3 +46,5 @@ export { MemoryMacKeyStore } from '../adapters/memory/memory-mac-key-store.js';
 export { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
 export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
+
+export * from '../domain/discovery/index.js';

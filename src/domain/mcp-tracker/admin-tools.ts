@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { explainMcpConsent } from './consent.js';
+import type { JsonObject } from '../mcp/wire-types.js';
 import { TRACKER_EXPORT_FORMATS, type TrackerExportFormat } from '../tracker/export.js';
-import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, OUTPUT, outputObject, RECEIPT_SCHEMA, zEnum, zId, zInt } from './json-schemas.js';
+import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, MAX_CURSOR, OUTPUT, outputObject, RECEIPT_SCHEMA, stringSchema, zEnum, zId, zInt, zText } from './json-schemas.js';
+import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
+import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
@@ -49,11 +52,11 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_validate',
     title: 'Validate tracker',
-    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no dependency or parent cycles, history hash chains intact. Errors first.',
-    properties: { limit: integerSchema(1, 200, 'Findings to return (default 50).') },
-    shape: { limit: zInt(1, 200).optional() },
+    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no dependency or parent cycles, history hash chains intact. Errors first; pass nextCursor back as cursor for more findings.',
+    properties: { limit: integerSchema(1, 200, 'Findings to return (default 50).'), cursor: stringSchema(MAX_CURSOR) },
+    shape: { limit: zInt(1, 200).optional(), cursor: zText(MAX_CURSOR).optional() },
     output: {
-      properties: { ok: OUTPUT.bool, items: OUTPUT.int, errorCount: OUTPUT.int, warningCount: OUTPUT.int, findings: { type: 'array', items: FINDING }, findingsTotal: OUTPUT.int },
+      properties: { ok: OUTPUT.bool, items: OUTPUT.int, errorCount: OUTPUT.int, warningCount: OUTPUT.int, findings: { type: 'array', items: FINDING }, findingsTotal: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA },
       required: ['ok', 'items', 'errorCount', 'warningCount', 'findings', 'findingsTotal'],
     },
     effect: 'read',
@@ -62,14 +65,23 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
     async run(args) {
       const report = await deps.tracker.validate();
       const sorted = [...report.findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-      const findings = sorted.slice(0, args.limit ?? 50);
+      const offset = args.cursor === undefined ? 0 : Math.min(sorted.length, decodeOffsetCursor('pm_validate', {}, args.cursor));
+      const page = sorted.slice(offset, offset + (args.limit ?? 50));
       const head = report.ok ? `Tracker is valid: ${report.items} items, ${report.warnings} warnings.` : `Tracker has ${report.errors} errors and ${report.warnings} warnings over ${report.items} items.`;
-      const more = findings.length < sorted.length ? [`${sorted.length - findings.length} more findings not shown`] : [];
-      const text = [head, ...findings.map((f) => `${f.severity} ${f.code}${f.itemId ? ` ${f.itemId}` : ''}: ${f.message}`), ...more].join('\n');
-      return {
-        data: { ok: report.ok, items: report.items, errorCount: report.errors, warningCount: report.warnings, findings: JSON.parse(JSON.stringify(findings)), findingsTotal: report.findings.length },
-        text,
+      const view = (n: number, omitted?: PmMcpBudgetOmission) => {
+        const findings = page.slice(0, n);
+        const end = offset + findings.length;
+        const nextCursor = end < sorted.length ? encodeOffsetCursor('pm_validate', {}, end) : undefined;
+        const more = end < sorted.length ? [`${sorted.length - end} more findings not shown${nextCursor ? `; next page: cursor ${nextCursor}` : ''}`] : [];
+        const text = [head, ...findings.map((f) => `${f.severity} ${f.code}${f.itemId ? ` ${f.itemId}` : ''}: ${f.message}`), ...more, ...(omitted ? [budgetLine(omitted)] : [])].join('\n');
+        const data = {
+          ok: report.ok, items: report.items, errorCount: report.errors, warningCount: report.warnings, findings: JSON.parse(JSON.stringify(findings)) as JsonObject[], findingsTotal: report.findings.length,
+          ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}),
+        };
+        return { data, text };
       };
+      const fit = rowsWithinBudget(page.length, (n) => view(n, n < page.length ? budgetOmission(page.length - n, 'pass nextCursor as cursor for them') : undefined));
+      return fit >= page.length ? view(page.length) : view(Math.max(1, fit), budgetOmission(page.length - Math.max(1, fit), 'pass nextCursor as cursor for them'));
     },
   });
 }

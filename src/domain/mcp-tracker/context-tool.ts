@@ -24,17 +24,38 @@ export const CONTEXT_PROPERTIES: Record<string, JsonObject> = {
   claims: { type: 'array', items: CLAIM_ROW },
   recent: { type: 'array', items: SUMMARY_SCHEMA },
   unreadable: { type: 'array', items: outputObject({ id: OUTPUT.str, message: OUTPUT.str }) },
+  claimsTotal: OUTPUT.int,
+  unreadableTotal: OUTPUT.int,
 };
 const CONTEXT_REQUIRED = ['idPrefix', 'total', 'byStatus', 'byType', 'next', 'nextRationale', 'claims', 'recent', 'unreadable'];
 
-/** The snapshot as JSON data (no root path). */
-export function contextData(context: TrackerContext): JsonObject & Omit<TrackerContext, 'root'> {
+/**
+ * The most active claims and unreadable files a snapshot lists (docs/DISCOVERY.md "Bounded
+ * reads"): a snapshot is read first and often, so it stays small however many items are claimed
+ * or broken; `claimsTotal` and `unreadableTotal` appear when the lists are cut, and the text
+ * says where the rest is (pm_list, pm_validate).
+ */
+export const PM_CONTEXT_LIST_LIMIT = 10;
+
+/** The snapshot as JSON data (no root path), its lists bounded. */
+export function contextData(context: TrackerContext): PmContextData {
   const { root: _root, ...rest } = context;
-  return JSON.parse(JSON.stringify(rest)) as JsonObject & Omit<TrackerContext, 'root'>;
+  const { claims, unreadable } = rest;
+  // Overriding the lists keeps their place among the members (the bytes of an uncut snapshot do not change).
+  return JSON.parse(JSON.stringify({
+    ...rest,
+    claims: claims.slice(0, PM_CONTEXT_LIST_LIMIT),
+    unreadable: unreadable.slice(0, PM_CONTEXT_LIST_LIMIT),
+    ...(claims.length > PM_CONTEXT_LIST_LIMIT ? { claimsTotal: claims.length } : {}),
+    ...(unreadable.length > PM_CONTEXT_LIST_LIMIT ? { unreadableTotal: unreadable.length } : {}),
+  })) as PmContextData;
 }
 
+/** pm_context's data: the snapshot without its root, with totals of the lists it cut. */
+export type PmContextData = JsonObject & Omit<TrackerContext, 'root'> & { readonly claimsTotal?: number; readonly unreadableTotal?: number };
+
 /** Reads the snapshot. */
-export async function readContext(tracker: Tracker): Promise<JsonObject & Omit<TrackerContext, 'root'>> {
+export async function readContext(tracker: Tracker): Promise<PmContextData> {
   return contextData(await tracker.context());
 }
 

@@ -8,6 +8,7 @@ import {
 } from './json-schemas.js';
 import { buildItemGraph, buildProjectGraph, openBlockerCount, type ItemGraph } from './item-graph.js';
 import { summaryLine } from './render.js';
+import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
@@ -113,6 +114,23 @@ function renderGraph(graph: ItemGraph, head: string): string {
   ].join('\n');
 }
 
+/**
+ * The graph, or its first nodes (the focus and what is nearest to it come first) with the links
+ * among them when the whole graph would exceed the result token budget. A graph is not paged:
+ * the cut is marked truncated and `omitted` says how to ask for a smaller one.
+ */
+function withinBudget<G extends ItemGraph>(graph: G, head: string, recovery: string): { data: JsonObject; text: string } {
+  const view = (n: number, omitted?: PmMcpBudgetOmission) => {
+    const nodes = graph.nodes.slice(0, n);
+    const kept = new Set(nodes.map((node) => node.id));
+    const cut = n < graph.nodes.length ? { ...graph, nodes, edges: graph.edges.filter((e) => kept.has(e.from) && kept.has(e.to)), truncated: true } : graph;
+    const text = renderGraph(cut, head);
+    return { data: { ...(cut as unknown as JsonObject), ...(omitted ? { omitted } : {}) }, text: omitted ? `${text}\n${budgetLine(omitted)}` : text };
+  };
+  const fit = rowsWithinBudget(graph.nodes.length, (n) => view(n, n < graph.nodes.length ? budgetOmission(graph.nodes.length - n, recovery) : undefined));
+  return fit >= graph.nodes.length ? view(fit) : view(Math.max(1, fit), budgetOmission(graph.nodes.length - Math.max(1, fit), recovery));
+}
+
 export function pmGraphTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_graph',
@@ -126,7 +144,7 @@ export function pmGraphTool(deps: PmTrackerToolDeps) {
     },
     shape: { id: zId().optional(), depth: zInt(1, 5).optional(), maxNodes: zInt(1, 200).optional(), all: z.boolean().optional() },
     output: {
-      properties: { focus: OUTPUT.nullable(OUTPUT.str), nodes: { type: 'array', items: NODE }, edges: { type: 'array', items: EDGE }, truncated: OUTPUT.bool, total: OUTPUT.int },
+      properties: { focus: OUTPUT.nullable(OUTPUT.str), nodes: { type: 'array', items: NODE }, edges: { type: 'array', items: EDGE }, truncated: OUTPUT.bool, total: OUTPUT.int, omitted: OMITTED_SCHEMA },
       required: ['focus', 'nodes', 'edges', 'truncated'],
     },
     effect: 'read',
@@ -136,10 +154,10 @@ export function pmGraphTool(deps: PmTrackerToolDeps) {
       if (args.id) {
         const depth = args.depth ?? 2;
         const graph = await buildItemGraph(deps.tracker, args.id, { depth, maxNodes });
-        return { data: graph as unknown as JsonObject, text: renderGraph(graph, `Graph of ${args.id} (depth ${depth})`) };
+        return withinBudget(graph, `Graph of ${args.id} (depth ${depth})`, 'lower depth or maxNodes');
       }
       const graph = await buildProjectGraph(deps.tracker, { maxNodes, all: args.all ?? false });
-      return { data: graph as unknown as JsonObject, text: renderGraph(graph, `Project graph (${graph.total} ${args.all ? '' : 'unfinished '}items in all)`) };
+      return withinBudget(graph, `Project graph (${graph.total} ${args.all ? '' : 'unfinished '}items in all)`, 'lower maxNodes, or graph one item by id');
     },
   });
 }

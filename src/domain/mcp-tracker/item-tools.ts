@@ -3,7 +3,9 @@ import type { JsonObject } from '../mcp/wire-types.js';
 import type { Item } from '../tracker/item.js';
 import { PARSED_ITEMS_LIMIT } from '../tracker/item-store.js';
 import { BoundedCache } from '../util/bounded-cache.js';
-import { idSchema, integerSchema, ITEM_SCHEMA, OUTPUT, outputObject, zId, zInt } from './json-schemas.js';
+import { idSchema, integerSchema, ITEM_SCHEMA, MAX_CURSOR, OUTPUT, outputObject, stringSchema, zId, zInt, zText } from './json-schemas.js';
+import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
+import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { renderItem } from './render.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
@@ -113,20 +115,27 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_history',
     title: 'Item history',
-    description: "An item's append-only change log, oldest first: who changed it, when, how, and each receipt. Works for deleted items too.",
+    description: "An item's append-only change log, oldest first: who changed it, when, how, and each receipt. Works for deleted items too. Pass nextCursor back as cursor for older entries.",
     properties: {
       id: idSchema(),
       limit: integerSchema(1, 100, 'Latest entries to return (default 20).'),
       patches: { type: 'boolean', description: 'Include each change as a JSON Patch.' },
+      cursor: stringSchema(MAX_CURSOR),
     },
     required: ['id'],
-    shape: { id: zId(), limit: zInt(1, 100).optional(), patches: z.boolean().optional() },
-    output: { properties: { id: OUTPUT.str, entries: { type: 'array', items: ENTRY_SCHEMA }, total: OUTPUT.int }, required: ['id', 'entries', 'total'] },
+    shape: { id: zId(), limit: zInt(1, 100).optional(), patches: z.boolean().optional(), cursor: zText(MAX_CURSOR).optional() },
+    output: {
+      properties: { id: OUTPUT.str, entries: { type: 'array', items: ENTRY_SCHEMA }, total: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA },
+      required: ['id', 'entries', 'total'],
+    },
     effect: 'read',
     idempotent: true,
     async run(args) {
       const all = await deps.tracker.historyOf(args.id);
-      const entries = all.slice(-(args.limit ?? 20)).map((e) => ({
+      // A page is the latest `limit` entries before a position (the end, or the cursor's), newest kept when the budget cuts.
+      const key = { id: args.id, patches: args.patches === true };
+      const before = args.cursor === undefined ? all.length : Math.min(all.length, decodeOffsetCursor('pm_history', key, args.cursor));
+      const window = all.slice(Math.max(0, before - (args.limit ?? 20)), before).map((e) => ({
         seq: e.seq,
         receiptId: e.receiptId,
         op: e.op,
@@ -137,9 +146,18 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         ...(e.idempotencyKey ? { idempotencyKey: e.idempotencyKey } : {}),
         ...(args.patches ? { patch: JSON.parse(JSON.stringify(e.patch)) as JsonObject[] } : {}),
       }));
-      const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}`);
-      const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
-      return { data: { id: args.id, entries, total: all.length }, text: [head, ...lines].join('\n') };
+      const view = (n: number, omitted?: PmMcpBudgetOmission) => {
+        const entries = window.slice(window.length - n);
+        const start = before - entries.length;
+        const nextCursor = start > 0 ? encodeOffsetCursor('pm_history', key, start) : undefined;
+        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}`);
+        const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
+        const tail = [...(omitted ? [budgetLine(omitted)] : []), ...(nextCursor ? [`Older entries: cursor ${nextCursor}`] : [])];
+        return { data: { id: args.id, entries, total: all.length, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) }, text: [head, ...lines, ...tail].join('\n') };
+      };
+      const recovery = args.patches ? 'pass nextCursor as cursor for them, or leave patches out' : 'pass nextCursor as cursor for them';
+      const fit = rowsWithinBudget(window.length, (n) => view(n, n < window.length ? budgetOmission(window.length - n, recovery) : undefined));
+      return fit >= window.length ? view(window.length) : view(fit, budgetOmission(window.length - fit, recovery));
     },
   });
 }

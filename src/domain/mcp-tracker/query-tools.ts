@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { TERMINAL_STATUSES } from '../tracker/config.js';
-import { LIST_SORTS } from '../tracker/list-query.js';
+import { LIST_SORTS, type ListResult } from '../tracker/list-query.js';
+import type { JsonObject } from '../mcp/wire-types.js';
 import type { Tracker } from '../tracker/tracker.js';
 import {
   arraySchema, enumSchema, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
   zEnum, zId, zInt, zList, zStringList, zText,
 } from './json-schemas.js';
 import { pageFooter, summaryLine, summaryLines } from './render.js';
+import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
+import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
 
 /**
@@ -36,6 +39,10 @@ function filters(tracker: Tracker) {
 }
 
 const SUMMARIES = { type: 'array', items: SUMMARY_SCHEMA };
+/** Room for a cursor while a cut page is measured (the real one is known only after the shorter query). */
+const CURSOR_ALLOWANCE = 'c'.repeat(160);
+/** The most matches the tracker ranks for one search (pm_search pages within them). */
+const MAX_SEARCH_RANKED = 200;
 
 export function pmNextTool(deps: PmTrackerToolDeps) {
   const f = filters(deps.tracker);
@@ -99,16 +106,27 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       limit: zInt(1, 100).optional(),
       cursor: zText(MAX_CURSOR).optional(),
     },
-    output: { properties: { items: SUMMARIES, total: OUTPUT.int, nextCursor: OUTPUT.str }, required: ['items', 'total'] },
+    output: { properties: { items: SUMMARIES, total: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA }, required: ['items', 'total'] },
     effect: 'read',
     idempotent: true,
     async run(args) {
-      const result = await deps.tracker.list({ ...args, limit: args.limit ?? 20 });
+      const query = { ...args, limit: args.limit ?? 20 };
       const hidden = !args.all && !args.status?.length ? ` (${[...TERMINAL_STATUSES].join(' and ')} hidden; all: true shows them)` : '';
-      const text = result.items.length
-        ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor)].join('\n')
-        : result.total > 0 ? 'No more items.' : `No items match${hidden}.`;
-      return { data: JSON.parse(JSON.stringify(result)), text };
+      const view = (result: ListResult, omitted?: PmMcpBudgetOmission) => ({
+        data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...(omitted ? { omitted } : {}) },
+        text: result.items.length
+          ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor), ...(omitted ? [budgetLine(omitted)] : [])].join('\n')
+          : result.total > 0 ? 'No more items.' : `No items match${hidden}.`,
+      });
+      const result = await deps.tracker.list(query);
+      // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
+      const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
+      const fit = rowsWithinBudget(result.items.length, (n) =>
+        n < result.items.length ? view({ ...result, items: result.items.slice(0, n), nextCursor: CURSOR_ALLOWANCE }, omission(result.items.length - n)) : view(result),
+      );
+      if (fit >= result.items.length) return view(result);
+      const shorter = await deps.tracker.list({ ...query, limit: Math.max(1, fit) });
+      return view(shorter, omission(result.items.length - shorter.items.length));
     },
   });
 }
@@ -122,24 +140,42 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_search',
     title: 'Search items',
-    description: 'Ranked full-text search over item ids, titles, bodies and comments. Every word must match; if no item has all words, partial matches are returned (mode "any").',
+    description: 'Ranked full-text search over item ids, titles, bodies and comments. Every word must match; if no item has all words, partial matches are returned (mode "any"). Pass nextCursor back as cursor for more.',
     properties: {
       query: stringSchema(MAX_SHORT_TEXT),
       status: f.json.status,
       openOnly: { type: 'boolean', description: 'Leave out closed and canceled items.' },
       limit: integerSchema(1, 50, 'Default 10.'),
+      cursor: stringSchema(MAX_CURSOR),
     },
     required: ['query'],
-    shape: { query: zText(MAX_SHORT_TEXT), status: f.zod.status, openOnly: z.boolean().optional(), limit: zInt(1, 50).optional() },
-    output: { properties: { results: { type: 'array', items: HIT_SCHEMA }, total: OUTPUT.int, mode: enumSchema(['all', 'any']) }, required: ['results', 'total', 'mode'] },
+    shape: { query: zText(MAX_SHORT_TEXT), status: f.zod.status, openOnly: z.boolean().optional(), limit: zInt(1, 50).optional(), cursor: zText(MAX_CURSOR).optional() },
+    output: {
+      properties: { results: { type: 'array', items: HIT_SCHEMA }, total: OUTPUT.int, mode: enumSchema(['all', 'any']), nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA },
+      required: ['results', 'total', 'mode'],
+    },
     effect: 'read',
     idempotent: true,
-    async run(args) {
-      const result = await deps.tracker.search({ ...args, limit: args.limit ?? 10 });
-      const lines = result.results.flatMap((hit) => [`${summaryLine(hit)} (score ${hit.score})`, ...(hit.snippet ? [`    ${hit.snippet}`] : [])]);
-      const head = result.mode === 'any' ? ['No item contains every word; partial matches:'] : [];
-      const text = result.results.length ? [...head, ...lines, pageFooter(result.results.length, result.total, undefined, 'matches')].join('\n') : 'No matches.';
-      return { data: JSON.parse(JSON.stringify(result)), text };
+    async run({ cursor, limit = 10, ...query }) {
+      // Pages are positions in the ranking of one query (the tracker ranks at most MAX_SEARCH_RANKED).
+      const key = { query: query.query, status: query.status ?? [], openOnly: query.openOnly ?? false };
+      const offset = cursor === undefined ? 0 : decodeOffsetCursor('pm_search', key, cursor);
+      const result = await deps.tracker.search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
+      const hits = result.results.slice(offset);
+      const ranked = Math.min(result.total, MAX_SEARCH_RANKED);
+      const view = (n: number, omitted?: PmMcpBudgetOmission) => {
+        const shown = hits.slice(0, n);
+        const nextCursor = offset + n < ranked && n > 0 ? encodeOffsetCursor('pm_search', key, offset + n) : undefined;
+        const lines = shown.flatMap((hit) => [`${summaryLine(hit)} (score ${hit.score})`, ...(hit.snippet ? [`    ${hit.snippet}`] : [])]);
+        const head = result.mode === 'any' ? ['No item contains every word; partial matches:'] : [];
+        const text = shown.length
+          ? [...head, ...lines, pageFooter(offset + shown.length, result.total, nextCursor, 'matches'), ...(omitted ? [budgetLine(omitted)] : [])].join('\n')
+          : offset ? 'No more matches.' : 'No matches.';
+        const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) };
+        return { data, text };
+      };
+      const fit = rowsWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
+      return fit >= hits.length ? view(hits.length) : view(Math.max(1, fit), budgetOmission(hits.length - Math.max(1, fit), 'pass nextCursor as cursor for them'));
     },
   });
 }

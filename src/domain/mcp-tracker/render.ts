@@ -29,16 +29,18 @@ export function counts(map: Readonly<Record<string, number>>): string {
 }
 
 /** The project snapshot (pm_context, the orientation prompt). */
-export function renderContext(context: Omit<TrackerContext, 'root'>): string {
+export function renderContext(context: Omit<TrackerContext, 'root'> & { readonly claimsTotal?: number; readonly unreadableTotal?: number }): string {
+  const moreClaims = context.claimsTotal !== undefined ? ` (${context.claimsTotal - context.claims.length} more: pm_list {"status":["in_progress"]})` : '';
+  const moreUnreadable = context.unreadableTotal !== undefined ? ` and ${context.unreadableTotal - context.unreadable.length} more` : '';
   const lines = [
     `Project (id prefix ${context.idPrefix}): ${context.total} items — ${counts(context.byStatus)}.`,
     context.next ? `Next: ${summaryLine(context.next)}` : 'Next: nothing is ready.',
     `  why: ${context.nextRationale}`,
-    `Active claims: ${context.claims.length ? context.claims.map((c) => `${c.id} by ${c.holder} until ${c.expiresAt}`).join('; ') : 'none'}.`,
+    `Active claims: ${context.claims.length ? context.claims.map((c) => `${c.id} by ${c.holder} until ${c.expiresAt}`).join('; ') : 'none'}${moreClaims}.`,
     'Recently updated:',
     ...summaryLines(context.recent),
   ];
-  if (context.unreadable.length) lines.push(`Unreadable item files: ${context.unreadable.map((u) => u.id).join(', ')} (run pm_validate).`);
+  if (context.unreadable.length) lines.push(`Unreadable item files: ${context.unreadable.map((u) => u.id).join(', ')}${moreUnreadable} (run pm_validate).`);
   return lines.join('\n');
 }
 

@@ -38,6 +38,7 @@ export * from './methods/method-catalog.js';
 export * from './methods/list-method.js';
 export * from './methods/core-methods.js';
 export * from './methods/tool-methods.js';
+export * from './methods/tool-result-compat.js';
 export * from './methods/resource-methods.js';
 export * from './methods/prompt-methods.js';
 export * from './subscriptions/index.js';

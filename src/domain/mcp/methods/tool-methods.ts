@@ -13,6 +13,7 @@ import type { AnyMcpToolDefinition, McpToolOutput, PmMcpToolRegistry } from '../
 import type { JsonObject, McpContentBlock } from '../wire-types.js';
 import { MCP_TOOLS_CALL_METHOD, MCP_TOOLS_LIST_METHOD } from './core-method-specs.js';
 import { registerMcpListMethod } from './list-method.js';
+import { buildMcpCompatToolText } from './tool-result-compat.js';
 
 /**
  * `tools/list` and `tools/call` over a {@link PmMcpToolRegistry} (2026-07-28 `server/tools`).
@@ -35,12 +36,12 @@ export const mcpCallToolParamsSchema = lazy(() =>
 export type McpCallToolParams = z.infer<ReturnType<typeof mcpCallToolParamsSchema>>;
 
 /**
- * The `CallToolResult` body for a handler's output. Modern: the readable text (or the JSON when
- * the tool gives none) beside `structuredContent`. Legacy: the JSON text duplicated beside
- * `structuredContent`, as initialize-era clients expect (seed 004 "Decision").
+ * The `CallToolResult` body for a handler's output: the compatibility adapter's text
+ * (buildMcpCompatToolText: modern, the readable text or the JSON when the tool gives none;
+ * legacy, the JSON text duplicated) beside `structuredContent` (seed 004 "Decision").
  */
 export function buildMcpToolResultBody(output: McpToolOutput, era: McpEra): JsonObject {
-  const text = era === 'legacy' || output.text === undefined ? JSON.stringify(output.structuredContent) : output.text;
+  const text = buildMcpCompatToolText(output, era);
   const content: McpContentBlock[] = [{ type: 'text', text }, ...(output.content ?? [])];
   return {
     content,

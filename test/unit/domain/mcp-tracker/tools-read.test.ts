@@ -204,7 +204,12 @@ describe('pm_validate', () => {
     const result = await h.call('pm_validate', { limit: 1 });
     expect(result.structuredContent).toMatchObject({ ok: false, findings: [{ severity: 'error', code: 'history_tampered' }] });
     expect(text(result)).toMatch(/^Tracker has \d+ errors and \d+ warnings over 5 items\.\nerror history_tampered/);
-    expect(text(result)).toMatch(/more findings not shown$/);
+    const cursor = result.structuredContent!.nextCursor as string;
+    expect(text(result)).toMatch(new RegExp(`1 more findings not shown; next page: cursor ${cursor}$`));
+    const rest = await h.call('pm_validate', { limit: 1, cursor });
+    expect(rest.structuredContent).toMatchObject({ findings: [{ severity: 'warning' }], findingsTotal: 2 });
+    expect(rest.structuredContent).not.toHaveProperty('nextCursor');
+    expectToolError(await h.call('pm_validate', { cursor: 'garbage!' }), /invalid cursor/);
   });
   test('an out-of-range limit is an isError result', async () => {
     expectToolError(await h.call('pm_validate', { limit: 0 }), /Invalid arguments for pm_validate: limit/);
