@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { pmAppsExtension } from './app-views.js';
 import { IDS } from './service-ids.js';
 
 /**
@@ -9,6 +10,6 @@ import { IDS } from './service-ids.js';
  */
 export const serverExtensionsModule = new ContainerModule(({ bind }) => {
   bind(IDS.PmExtensions)
-    .toResolvedValue((): readonly PmMcpServerExtension[] => Object.freeze([]), [])
+    .toResolvedValue((): readonly PmMcpServerExtension[] => Object.freeze([pmAppsExtension()]), [])
     .inSingletonScope();
 });

@@ -38,3 +38,7 @@ export { MemoryLocker } from '../adapters/memory/memory-locker.js';
 export { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
 export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
+
+export * from '../domain/apps/index.js';
+export type { AppViewAssets, AppViewAsset } from '../ports/app-view-assets.js';
+export { MemoryAppViewAssets } from '../adapters/memory/memory-app-view-assets.js';

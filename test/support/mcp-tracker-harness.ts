@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
-import { createPmMcpMethodRegistry, PmMcpDispatcher, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor } from '../../src/domain/mcp/index.js';
+import { createPmMcpMethodRegistry, mcpExtensionOffers, PmMcpDispatcher, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { MODERN_META } from './mcp-fake-server.js';
@@ -45,8 +45,9 @@ export class TrackerMcpHarness {
   private constructor(
     readonly env: Env,
     readonly server: PmMcpServerDescriptor,
+    serverExtensions: readonly PmMcpServerExtension[] = [],
   ) {
-    const methods = createPmMcpMethodRegistry(server);
+    const methods = createPmMcpMethodRegistry(server, serverExtensions);
     const dispatcher = new PmMcpDispatcher(server, methods, { onInternalError: (e) => this.internalErrors.push(e) });
     this.connection = dispatcher.connect();
     for (const tool of server.tools?.descriptors ?? []) {
@@ -56,14 +57,18 @@ export class TrackerMcpHarness {
 
   /**
    * A harness over a fresh in-memory tracker (profile `full` unless given). `wrap` lets a test
-   * put a proxy in front of the tracker the server sees (e.g. to inject a failure).
+   * put a proxy in front of the tracker the server sees (e.g. to inject a failure);
+   * `serverExtensions` are offered and registered the way the composition does it.
    */
-  static async create(options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker } = {}): Promise<TrackerMcpHarness> {
-    const { configYaml, wrap, ...rest } = options;
+  static async create(
+    options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker; serverExtensions?: readonly PmMcpServerExtension[] } = {},
+  ): Promise<TrackerMcpHarness> {
+    const { configYaml, wrap, serverExtensions = [], ...rest } = options;
     const env = await memoryTracker(configYaml ? { configYaml } : {});
     const tracker = wrap ? wrap(env.tracker) : env.tracker;
-    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...rest });
-    return new TrackerMcpHarness(env, server);
+    const offers = serverExtensions.length ? { extensions: mcpExtensionOffers(serverExtensions) } : {};
+    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...offers, ...rest });
+    return new TrackerMcpHarness(env, server, serverExtensions);
   }
 
   /**
