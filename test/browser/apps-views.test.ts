@@ -163,6 +163,23 @@ describe('the lifecycle reaches the view', () => {
     expect(await frame.locator('.pm-error').innerText()).toMatch(/pm refused the call:[\s\S]*pm-nothere/);
   });
 
+  test('a result without the data a view draws falls back to pm’s text', async () => {
+    const { show, small } = fixture();
+    const real = await small.client.call('pm_context');
+    const frame = await show('board', {}, { result: { content: real.content, structuredContent: { unexpected: true } } });
+    const notice = await frame.locator('.pm-error').innerText();
+    expect(notice).toContain('This result carries no data this view can draw');
+    expect(notice).toContain(real.content[0]!.text!.split('\n')[0]!);
+  });
+
+  test('a host that lets views call no tools gets the same drawing without drill-down controls', async () => {
+    const { show, small } = fixture();
+    const frame = await show('item', { id: small.ids.api }, { hostCapabilities: { openLinks: {} } });
+    expect(await textOf(frame)).toContain('It must be idempotent');
+    expect(await countOf(frame, '.pm-link, [data-focus^="deps:"], [data-focus^="history:"], [data-focus^="comments:"]')).toBe(0);
+    expect(await textOf(frame)).toContain(`Parent: ${small.ids.epic}`);
+  });
+
   test('host context changes: theme, style variables, locale', async () => {
     const { show, host } = fixture();
     const frame = await show('board');
@@ -210,6 +227,16 @@ describe('drill-down goes through the host, to read-only tools only', () => {
     await frame.click(`[data-focus="expand:${small.ids.api}"]`);
     await frame.waitForFunction((id) => document.querySelector('.pm-graph-wrap h2')?.textContent?.startsWith(`Graph of ${id}`), small.ids.api);
     expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_graph', args: { id: small.ids.api, depth: 2 } }]);
+  });
+
+  test('history → what each change did: the JSON Patch of every receipt', async () => {
+    const { show, host, small } = fixture();
+    const frame = await show('history', { id: small.ids.api });
+    await frame.click(`[data-focus="patches:${small.ids.api}"]`);
+    await frame.waitForSelector('.pm-patch');
+    await frame.click('.pm-entry:last-child .pm-patch summary');
+    expect(await frame.locator('.pm-entry:last-child .pm-patch').innerText()).toMatch(/add \/|replace \//);
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.api, limit: 20, patches: true } }]);
   });
 
   test('a view cannot reach a mutating tool through the bridge, whatever it sends', async () => {

@@ -1,6 +1,6 @@
-import '../shared/base.css';
-import { renderBoard } from '../shared/board-render.js';
-import { asListResult } from '../shared/pm-data.js';
-import { startView } from '../shared/shell.js';
+import '../common/base.css';
+import { renderBoard } from '../common/board-render.js';
+import { asListResult } from '../common/pm-data.js';
+import { startView } from '../common/shell.js';
 
 startView({ view: 'board', parse: asListResult, render: renderBoard });

@@ -1,10 +1,10 @@
 /** The project dashboard (pm_context). */
-import { h } from '../shared/dom.js';
-import { count, formatDate, formatNumber } from '../shared/format.js';
-import { renderBoard } from '../shared/board-render.js';
-import { asListResult, type ContextResult } from '../shared/pm-data.js';
-import type { ViewContext } from '../shared/shell.js';
-import { itemCard, itemLink, statusBadge, truncationNote } from '../shared/widgets.js';
+import { h } from '../common/dom.js';
+import { count, formatDate, formatNumber } from '../common/format.js';
+import { renderBoard } from '../common/board-render.js';
+import { asListResult, type ContextResult } from '../common/pm-data.js';
+import type { ViewContext } from '../common/shell.js';
+import { itemCard, itemLink, statusBadge, truncationNote } from '../common/widgets.js';
 
 /** Rows drawn per list (claims, recent items, unreadable files). */
 export const MAX_ROWS = 20;

@@ -1,7 +1,7 @@
-import '../shared/base.css';
+import '../common/base.css';
 import './context.css';
-import { asContextResult } from '../shared/pm-data.js';
-import { startView } from '../shared/shell.js';
+import { asContextResult } from '../common/pm-data.js';
+import { startView } from '../common/shell.js';
 import { renderContext } from './context-render.js';
 
 startView({ view: 'context', parse: asContextResult, render: renderContext });

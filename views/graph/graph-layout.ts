@@ -45,6 +45,8 @@ export const LAYER_GAP = 44;
 export const BAND_HEADING = 28;
 /** Space between two blocks on a shelf. */
 export const BLOCK_GAP = 28;
+/** Free space left and right of the drawing, where links to a later row of a layer run. */
+export const GUTTER = 10;
 const TARGET_WIDTH = 208;
 const MAX_WIDTH = 300;
 const SWEEPS = 4;
@@ -209,7 +211,7 @@ export function layoutGraph(nodes: readonly LayoutNode[], edges: readonly Layout
     linked.add(e.from);
     linked.add(e.to);
   }
-  const usable = Math.max(120, Math.floor(width));
+  const usable = Math.max(120, Math.floor(width)) - 2 * GUTTER;
   const columns = Math.max(1, Math.floor((usable + GAP_X) / (TARGET_WIDTH + GAP_X)));
   const nodeWidth = Math.min(MAX_WIDTH, Math.floor((usable - (columns - 1) * GAP_X) / columns));
   const boxes: LayoutBox[] = [];
@@ -253,5 +255,6 @@ export function layoutGraph(nodes: readonly LayoutNode[], edges: readonly Layout
     }
     y += LAYER_GAP - ROW_GAP;
   }
-  return { boxes, width: usable, height: boxes.length ? y - LAYER_GAP : 0, unlinkedTop };
+  const placed = boxes.map((b) => ({ ...b, x: b.x + GUTTER }));
+  return { boxes: placed, width: usable + 2 * GUTTER, height: boxes.length ? y - LAYER_GAP : 0, unlinkedTop };
 }

@@ -1,10 +1,10 @@
 /** The dependency and hierarchy graph (pm_graph): a layered drawing, node detail, and the same graph as a list. */
-import { h, svg } from '../shared/dom.js';
-import { count, statusLabel } from '../shared/format.js';
-import { asGraphResult, type GraphEdge, type GraphNode, type GraphResult } from '../shared/pm-data.js';
-import type { ViewContext } from '../shared/shell.js';
-import { itemLink, openItem, statusBadge, truncationNote } from '../shared/widgets.js';
-import { BAND_HEADING, layoutGraph, type LayoutBox } from './graph-layout.js';
+import { h, svg } from '../common/dom.js';
+import { count, statusLabel } from '../common/format.js';
+import { asGraphResult, type GraphEdge, type GraphNode, type GraphResult } from '../common/pm-data.js';
+import type { ViewContext } from '../common/shell.js';
+import { itemLink, openItem, statusBadge, truncationNote } from '../common/widgets.js';
+import { BAND_HEADING, LAYER_GAP, layoutGraph, type LayoutBox } from './graph-layout.js';
 
 /** Most nodes drawn (pm_graph's own maxNodes bound); past it, the rest is counted. */
 export const MAX_NODES = 200;
@@ -55,6 +55,14 @@ function nodeDetails(node: GraphNode, edges: readonly GraphEdge[]): string {
 function edgePath(from: LayoutBox, to: LayoutBox): string {
   const sx = from.x + from.w / 2;
   const tx = to.x + to.w / 2;
+  if (to.y > from.y + from.h + LAYER_GAP) {
+    // A later row: down the gutter beside the boxes, then into the target from its side, so
+    // the link never seems to pass through the items of the rows in between.
+    const gx = Math.min(from.x, to.x) - 6;
+    const sy = from.y + from.h;
+    const ty = to.y + to.h / 2;
+    return `M${sx},${sy} V${sy + 10} H${gx} V${ty} H${to.x}`;
+  }
   if (to.y > from.y + from.h) {
     const sy = from.y + from.h;
     const ty = to.y;

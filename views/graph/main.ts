@@ -1,7 +1,7 @@
-import '../shared/base.css';
+import '../common/base.css';
 import './graph.css';
-import { asGraphResult } from '../shared/pm-data.js';
-import { startView } from '../shared/shell.js';
+import { asGraphResult } from '../common/pm-data.js';
+import { startView } from '../common/shell.js';
 import { renderGraph } from './graph-render.js';
 
 startView({

@@ -1,6 +1,6 @@
-import '../shared/base.css';
-import { renderItemDetail } from '../shared/item-detail.js';
-import { asItemResult } from '../shared/pm-data.js';
-import { startView } from '../shared/shell.js';
+import '../common/base.css';
+import { renderItemDetail } from '../common/item-detail.js';
+import { asItemResult } from '../common/pm-data.js';
+import { startView } from '../common/shell.js';
 
 startView({ view: 'item', parse: asItemResult, render: renderItemDetail, describe: (args) => (typeof args.id === 'string' ? args.id : undefined) });

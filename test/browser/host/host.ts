@@ -8,7 +8,7 @@
  * Everything it sees is recorded in `events` for the test to read.
  */
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 
 interface ToolEntry {
   readonly name: string;
@@ -28,6 +28,8 @@ interface MountOptions {
   /** The tools/list entries the host saw for the server (negotiated, so with `_meta.ui`). */
   readonly tools: readonly ToolEntry[];
   readonly hostContext: McpUiHostContext;
+  /** What the host offers the view (default: server tools, links, logging). */
+  readonly hostCapabilities?: McpUiHostCapabilities;
 }
 
 declare global {
@@ -57,7 +59,7 @@ class PmTestHost {
     iframe.className = 'pm-view-frame';
     document.getElementById('host')!.appendChild(iframe);
     this.iframe = iframe;
-    const bridge = new AppBridge(null, { name: 'pm-browser-test-host', version: '1.0.0' }, { serverTools: {}, openLinks: {}, logging: {} }, { hostContext: options.hostContext });
+    const bridge = new AppBridge(null, { name: 'pm-browser-test-host', version: '1.0.0' }, options.hostCapabilities ?? { serverTools: {}, openLinks: {}, logging: {} }, { hostContext: options.hostContext });
     this.bridge = bridge;
     bridge.oncalltool = async (params) => (await this.callTool(params.name, params.arguments ?? {})) as never;
     bridge.onsizechange = ({ height }) => {

@@ -14,6 +14,8 @@ export interface ShowOptions {
   readonly project?: ServedProject<string>;
   readonly width?: number;
   readonly hostContext?: Record<string, unknown>;
+  /** What the host offers the view (default: server tools, links, logging). */
+  readonly hostCapabilities?: Record<string, unknown>;
   /** A result to deliver instead of calling the tool (for results pm itself never produces). */
   readonly result?: CallResult;
 }
@@ -44,7 +46,7 @@ export function useAppsFixture(): () => AppsFixture {
       const contract = PM_MCP_APP_CONTRACTS.find((c) => c.view === view)!;
       await host!.page.setViewportSize({ width: options.width ?? 1280, height: 900 });
       const document = await project.client.viewOf(contract.tool);
-      return host!.mount(document.html, contract.title, project.client.tools, options.hostContext ?? {});
+      return host!.mount(document.html, contract.title, project.client.tools, options.hostContext ?? {}, options.hostCapabilities);
     };
     fixture = {
       small,

@@ -97,8 +97,9 @@ export class BrowserHost {
   }
 
   /** Mounts a view and waits for its `ui/notifications/initialized`. */
-  async mount(html: string, title: string, tools: readonly unknown[], hostContext: Record<string, unknown> = {}): Promise<Frame> {
-    await this.page.evaluate((options) => window.pmHost.mount(options as never), { html, title, tools, hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'], locale: 'en-US', timeZone: 'UTC', platform: 'web', ...hostContext } });
+  async mount(html: string, title: string, tools: readonly unknown[], hostContext: Record<string, unknown> = {}, hostCapabilities?: Record<string, unknown>): Promise<Frame> {
+    const options = { html, title, tools, hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'], locale: 'en-US', timeZone: 'UTC', platform: 'web', ...hostContext }, ...(hostCapabilities ? { hostCapabilities } : {}) };
+    await this.page.evaluate((o) => window.pmHost.mount(o as never), options);
     return this.viewFrame();
   }
 

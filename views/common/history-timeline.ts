@@ -51,13 +51,21 @@ export function renderHistory(data: HistoryResult, ctx: ViewContext): Node {
   const newestFirst = [...data.entries].sort((a, b) => b.seq - a.seq);
   const more = data.total > data.entries.length;
   const canLoad = more && data.entries.length < MAX_ENTRIES && ctx.canCall('pm_history');
+  const withPatches = data.entries.some((e) => e.patch);
+  const canPatch = !withPatches && data.entries.length > 0 && ctx.canCall('pm_history');
   return h(
     'div',
     { class: 'pm-history' },
     h('h2', null, 'History of ', itemLink(ctx, data.id, data.id, 'history')),
     h('p', { class: 'pm-muted' }, `${count(data.total, 'change')} in all, newest first.`),
     more && truncationNote(data.entries.length, data.total, 'change', data.entries.length < MAX_ENTRIES ? `Ask for pm_history with limit: ${MAX_ENTRIES} to see up to ${MAX_ENTRIES}.` : `pm_history returns the latest ${MAX_ENTRIES}; pm history ${data.id} in a terminal shows every change.`),
-    canLoad && h('div', { class: 'pm-actions' }, h('button', { type: 'button', class: 'pm-button', 'data-focus': `more:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} latest ${MAX_ENTRIES}`, tool: 'pm_history', args: { id: data.id, limit: MAX_ENTRIES, patches: data.entries.some((e) => e.patch) }, parse: asHistoryResult, render: renderHistory, from: `more:${data.id}` }) }, `Show the latest ${MAX_ENTRIES}`)),
+    (canLoad || canPatch) &&
+      h(
+        'div',
+        { class: 'pm-actions' },
+        canLoad && h('button', { type: 'button', class: 'pm-button', 'data-focus': `more:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} latest ${MAX_ENTRIES}`, tool: 'pm_history', args: { id: data.id, limit: MAX_ENTRIES, patches: withPatches }, parse: asHistoryResult, render: renderHistory, from: `more:${data.id}` }) }, `Show the latest ${MAX_ENTRIES}`),
+        canPatch && h('button', { type: 'button', class: 'pm-button', 'data-focus': `patches:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} changes`, tool: 'pm_history', args: { id: data.id, limit: Math.min(MAX_ENTRIES, Math.max(data.entries.length, 20)), patches: true }, parse: asHistoryResult, render: renderHistory, from: `patches:${data.id}` }) }, 'Show what each change did'),
+      ),
     newestFirst.length ? h('ol', { class: 'pm-timeline', reversed: true }, newestFirst.map(entryNode)) : h('p', { class: 'pm-muted' }, 'No changes recorded.'),
   );
 }
