@@ -5,8 +5,9 @@
 import { existsSync, readdirSync, mkdirSync, renameSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
+import { buildAppViews } from './build-views.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -272,103 +273,9 @@ async function bundle() {
 
 const views = join(out, 'apps');
 
-/** What the MCP client's `_shims` module exports (its browser build: a JSON Schema validator and a CORS flag). */
-const CLIENT_SHIM_EXPORTS = ['CORS_IS_POSSIBLE', 'DefaultJsonSchemaValidator'];
-
-/**
- * The views run the official App class, which builds on @modelcontextprotocol/client's
- * Protocol, and the client's index also pulls in its browser shim: a JSON Schema validator
- * (about 22 KB minified) only the client's Client class constructs, to check tool output
- * schemas. A view is never a client, so its bundle gets a stand-in whose validator throws if
- * anything ever constructs it (the browser tests would show it). A view bundle in which the shim
- * import was never redirected fails the build (the client moved it); a shim export the stand-in
- * lacks fails the bundle itself (esbuild: no matching export).
- */
-export function viewClientShims() {
-  const name = 'pm-view-client-shims';
-  return {
-    name,
-    setup(build) {
-      let redirected = 0;
-      build.onStart(() => {
-        redirected = 0;
-      });
-      build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => {
-        redirected++;
-        return { path: 'client-shims', namespace: name };
-      });
-      build.onLoad({ filter: /.*/, namespace: name }, () => ({
-        contents: [
-          'export const CORS_IS_POSSIBLE = true;',
-          'export class DefaultJsonSchemaValidator { constructor() { throw new Error("pm views carry no JSON Schema validator (scripts/build.mjs, pm-view-client-shims)"); } }',
-        ].join('\n'),
-        loader: 'js',
-      }));
-      build.onEnd(() =>
-        redirected > 0
-          ? undefined
-          : pluginError(name, `expected @modelcontextprotocol/client to import '@modelcontextprotocol/client/_shims' (${CLIENT_SHIM_EXPORTS.join(', ')}) at least once in the view bundles, and it never did; the client's layout changed, so the views would carry its JSON Schema validator: update this plugin for the installed client`),
-      );
-    },
-  };
-}
-
-/**
- * Builds the MCP Apps views (seed 000 "MCP Apps"): each views/<view>/main.ts with everything it
- * imports — the official App class of @modelcontextprotocol/ext-apps included — bundled and
- * minified for the browser into dist/apps/<view>.js and <view>.css, which the server inlines
- * into one self-contained document per view. The list of views comes from the contracts the
- * server advertises (dist/domain/apps/app-contracts.js, compiled just before). Fails the build,
- * naming the view, when a view's bundle fails, an output is missing, or its document would
- * exceed the size bound; skipped, like the bundles, without the devDependencies.
- */
-export async function buildViews(esbuild, options = {}) {
-  const requireHere = createRequire(import.meta.url);
-  try {
-    requireHere.resolve('@modelcontextprotocol/ext-apps');
-  } catch {
-    return [];
-  }
-  const target = options.outdir ?? views;
-  const { PM_MCP_APP_CONTRACTS } = await import(pathToFileURL(join(out, 'domain/apps/app-contracts.js')).href);
-  const { renderPmMcpAppHtml } = await import(pathToFileURL(join(out, 'domain/apps/app-html.js')).href);
-  const entryPoints = Object.fromEntries(PM_MCP_APP_CONTRACTS.map((c) => [c.view, join(root, 'views', c.view, 'main.ts')]));
-  const result = await esbuild.build({
-    entryPoints,
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    legalComments: 'none',
-    plugins: [englishZodLocales(), viewClientShims()],
-    write: false,
-    outdir: target,
-    logLevel: 'error',
-  }).catch((error) => {
-    throw new Error(`bundling the MCP Apps views into ${shown(target)} failed: ${error.message}`, { cause: error });
-  });
-  const files = new Map(result.outputFiles.map((f) => [f.path, f]));
-  mkdirSync(target, { recursive: true });
-  const sizes = [];
-  for (const contract of PM_MCP_APP_CONTRACTS) {
-    const script = files.get(join(target, `${contract.view}.js`));
-    const style = files.get(join(target, `${contract.view}.css`));
-    if (!script || !style) throw new Error(`bundling the ${contract.view} view gave no ${script ? 'style' : 'script'} (expected ${contract.view}.js and ${contract.view}.css from views/${contract.view}/main.ts)`);
-    let bytes;
-    try {
-      bytes = Buffer.byteLength(renderPmMcpAppHtml(contract, { script: script.text, style: style.text }));
-    } catch (error) {
-      throw new Error(`the ${contract.view} view: ${error.message}`, { cause: error });
-    }
-    for (const file of [script, style]) {
-      const temp = `${file.path}.tmp-${process.pid}`;
-      writeFileSync(temp, file.contents);
-      renameSync(temp, file.path);
-    }
-    sizes.push({ view: contract.view, bytes });
-  }
-  return sizes;
+/** The MCP Apps views (scripts/build-views.mjs), with the zod locales rewrite the bundles use. */
+function buildViews(esbuild) {
+  return buildAppViews(esbuild, { root, out, outdir: views, plugins: [englishZodLocales()] });
 }
 
 function* walkAll(dir) {
