@@ -14,6 +14,8 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The browser tests need a Chromium and run on their own (npm run test:browser, jest.browser.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 30000,

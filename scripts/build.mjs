@@ -7,6 +7,7 @@ import { join, dirname, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
+import { buildAppViews } from './build-views.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -39,9 +40,10 @@ export async function build() {
   // Outputs whose source is gone (checked now, not against the walk, so a file another build
   // just added is kept).
   for (const js of walkAll(out)) {
-    if (js.endsWith('.js') && !js.startsWith(bundles) && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
+    if (js.endsWith('.js') && !js.startsWith(bundles) && !js.startsWith(views) && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
   }
-  await bundle();
+  const esbuild = await bundle();
+  if (esbuild) await buildViews(esbuild);
   return built.size;
 }
 
@@ -235,7 +237,7 @@ async function bundle() {
   try {
     esbuild = createRequire(import.meta.url)('esbuild');
   } catch {
-    return;
+    return undefined;
   }
   mkdirSync(bundles, { recursive: true });
   for (const [name, entry] of Object.entries(BUNDLED)) {
@@ -270,6 +272,14 @@ async function bundle() {
   }
   // Bundles of earlier builds (ES module format) are never loaded again.
   for (const stale of ['pm.mjs', 'pm-mcp.mjs']) rmSync(join(bundles, stale), { force: true });
+  return esbuild;
+}
+
+const views = join(out, 'apps');
+
+/** The MCP Apps views (scripts/build-views.mjs), with the zod locales rewrite the bundles use. */
+function buildViews(esbuild) {
+  return buildAppViews(esbuild, { root, out, outdir: views, plugins: [englishZodLocales()] });
 }
 
 function* walkAll(dir) {

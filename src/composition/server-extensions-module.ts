@@ -13,6 +13,7 @@ import type { TaskWorkers } from '../ports/task-workers.js';
 import type { FileSystem } from '../ports/file-system.js';
 import type { Hasher } from '../ports/hasher.js';
 import type { ProcessLog } from './process-log.js';
+import { pmAppsExtension } from './app-views.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { loadPmSkillRegistry, logPmSkillDiagnostics, workspaceRootOf } from './skills-composition.js';
@@ -59,6 +60,7 @@ export const serverExtensionsModule = new ContainerModule(({ bind }) => {
       (skills: PmMcpSkillsService, settings: Settings, tasks: PmMcpTaskService, hasher: Hasher): readonly PmMcpServerExtension[] =>
         Object.freeze([
           pmMcpSkillsExtension({ skills, mode: settings.skillsDeclaration }),
+          pmAppsExtension(),
           pmMcpTasksExtension({ tasks }),
           pmMcpToolDiscoveryExtension({ hasher, profile: resolvePmMcpToolSelection(settings.mcpProfile, settings.mcpTools).profile }),
         ]),

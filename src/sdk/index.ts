@@ -48,3 +48,6 @@ export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
 
 export * from '../domain/discovery/index.js';
+export * from '../domain/apps/index.js';
+export type { AppViewAssets, AppViewAsset } from '../ports/app-view-assets.js';
+export { MemoryAppViewAssets } from '../adapters/memory/memory-app-view-assets.js';

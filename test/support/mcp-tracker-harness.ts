@@ -65,7 +65,8 @@ export class TrackerMcpHarness {
 
   /**
    * A harness over a fresh in-memory tracker (profile `full` unless given). `wrap` lets a test
-   * put a proxy in front of the tracker the server sees (e.g. to inject a failure).
+   * put a proxy in front of the tracker the server sees (e.g. to inject a failure);
+   * `serverExtensions` are offered and registered the way the composition does it.
    */
   static async create(
     options: Partial<Omit<PmTrackerMcpServerOptions, 'tracker' | 'fs'>> & { configYaml?: string; wrap?: (tracker: Tracker) => Tracker; serverExtensions?: (env: Env) => readonly PmMcpServerExtension[] } = {},

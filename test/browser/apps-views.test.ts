@@ -1,0 +1,311 @@
+/**
+ * The five pm views in real headless Chromium under the official host bridge (seed 000 "MCP
+ * Apps"; MCP Apps 2026-01-26): each loads from its ui:// resource into a sandboxed iframe,
+ * completes the handshake, and draws a real result of a real pm tracker; large results say how
+ * much is shown; cancellation, partial input, theme changes and teardown reach the view;
+ * drill-down goes through the host to read-only tools only; and no view ever attempts a
+ * network request.
+ */
+import type { Frame } from 'playwright-core';
+import { textOf, useAppsFixture } from './support/apps-fixture.js';
+
+const fixture = useAppsFixture();
+
+/** How many elements match `selector` in the view. */
+const countOf = (frame: Frame, selector: string) => frame.evaluate((s) => document.querySelectorAll(s).length, selector);
+
+describe('each view draws a real result', () => {
+  test('context: counts, the next item and why, claims, recent items', async () => {
+    const { show, host } = fixture();
+    const frame = await show('context');
+    const text = await textOf(frame);
+    expect(text).toContain('Project dashboard');
+    expect(text).toMatch(/10 items · 9 unfinished/);
+    expect(text).toContain('Next up');
+    expect(text).toMatch(/Why: /);
+    expect(text).toContain('Active claims (2)');
+    expect(text).toMatch(/bob/);
+    expect(text).toMatch(/carol/);
+    expect(text).toContain('Recently updated');
+    expect(await countOf(frame, 'table.pm-counts')).toBe(2);
+    const events = await host.events();
+    expect(events[0]).toMatchObject({ type: 'initialized', appVersion: { name: 'pm-context-view' }, appCapabilities: { availableDisplayModes: ['inline'] } });
+  });
+
+  test('board: one column per status, a card per item, closed work hidden', async () => {
+    const { show, small } = fixture();
+    const frame = await show('board');
+    const columns = await frame.evaluate(() => [...document.querySelectorAll('.pm-column')].map((c) => [c.getAttribute('data-status'), c.querySelectorAll('.pm-card').length]));
+    expect(columns).toEqual([['open', 7], ['in_progress', 2]]);
+    const text = await textOf(frame);
+    expect(text).toContain('9 items');
+    expect(text).toContain('Saved-card API');
+    expect(text).not.toContain('Spike: card vault vendors');
+    expect(await frame.locator(`[data-focus="board:${small.ids.api}"]`).innerText()).toMatch(/@bob/);
+  });
+
+  test('item: description, acceptance, comments, links and dependencies', async () => {
+    const { show, small } = fixture();
+    const frame = await show('item', { id: small.ids.api });
+    const text = await textOf(frame);
+    expect(text).toContain('Saved-card API');
+    expect(text).toContain('It must be idempotent: a retried request never charges twice.');
+    expect(text).toContain('1 of 3 criteria done');
+    expect(await frame.evaluate(() => [...document.querySelectorAll('.pm-checks li')].map((li) => li.getAttribute('data-done')))).toEqual(['true', 'false', 'false']);
+    expect(text).toContain('Comments (14)');
+    expect(await countOf(frame, '.pm-comments > li')).toBe(10);
+    expect(text).toContain('Showing 10 of 14 comments.');
+    expect(text).toContain(`Parent: ${small.ids.epic}`);
+    expect(text).toContain('src/charges.ts');
+    expect(text).toContain('Show blockers, blocked items and children');
+  });
+
+  test('graph: every node and link of the item graph, parents above children, blockers above what they block', async () => {
+    const { show, small } = fixture();
+    const result = await small.client.call('pm_graph', { id: small.ids.api });
+    const frame = await show('graph', { id: small.ids.api }, { result });
+    const structured = result.structuredContent as { nodes: { id: string }[]; edges: { from: string; to: string; kind: string }[] };
+    expect(await countOf(frame, '.pm-node')).toBe(structured.nodes.length);
+    expect(await countOf(frame, 'path.pm-edge')).toBe(structured.edges.length);
+    expect(structured.edges).toEqual(expect.arrayContaining([{ from: small.ids.epic, to: small.ids.api, kind: 'parent' }, { from: small.ids.api, to: small.ids.ui, kind: 'blocks' }]));
+    expect(await frame.getAttribute(`[data-focus="node:${small.ids.api}"]`, 'data-focus-node')).toBe('true');
+    const top = (id: string) => frame.evaluate((i) => (document.querySelector(`[data-focus="node:${i}"]`) as HTMLElement).offsetTop, id);
+    for (const edge of structured.edges.filter((e) => e.kind !== 'related')) expect({ edge, above: (await top(edge.from)) < (await top(edge.to)) }).toEqual({ edge, above: true });
+    // Its accessible name is its visible id and title, then what only a screen reader needs spelled out.
+    expect(await frame.locator(`[data-focus="node:${small.ids.ui}"]`).textContent()).toBe(`${small.ids.ui} One-step pay button. open, priority 2, waits for 1.`);
+  });
+
+  test('history: the receipts newest first, with the latest twenty of more', async () => {
+    const { show, small } = fixture();
+    const frame = await show('history', { id: small.ids.perf });
+    const text = await textOf(frame);
+    expect(text).toContain('25 changes in all, newest first.');
+    expect(text).toContain('Showing 20 of 25 changes.');
+    const seqs = await frame.evaluate(() => [...document.querySelectorAll('.pm-entry h3')].map((h) => Number(/#(\d+)/.exec(h.textContent ?? '')![1])));
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(seqs).toHaveLength(20);
+    expect(text).toMatch(/receipt \S+/);
+  });
+
+  test('every view keeps the tool text as its text version', async () => {
+    const { show, small } = fixture();
+    const result = await small.client.call('pm_get', { id: small.ids.ui });
+    const frame = await show('item', { id: small.ids.ui }, { result });
+    expect(await frame.locator('details.pm-fallback pre').textContent()).toBe(result.content[0]!.text);
+  });
+});
+
+describe('large results are bounded with an explicit message', () => {
+  test('board: 100 of 230 items, then the next page through the host', async () => {
+    const { show, large, host } = fixture();
+    const frame = await show('board', { limit: 100 }, { project: large });
+    expect(await textOf(frame)).toContain('Showing 100 of 230 items.');
+    expect(await countOf(frame, '.pm-card')).toBe(100);
+    await frame.click('[data-focus="board:more"]');
+    await frame.waitForFunction(() => document.querySelectorAll('.pm-card').length === 200);
+    expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
+    expect((await host.events()).filter((e) => e.type === 'tool-call').map((e) => e.name)).toEqual(['pm_list']);
+  });
+
+  test('graph: 200 of 230 items, laid out without a single overlapping label, at 375 and 1280 px', async () => {
+    const { show, large } = fixture();
+    const result = await large.client.call('pm_graph', { maxNodes: 200 });
+    expect(result.structuredContent).toMatchObject({ truncated: true, total: 230 });
+    for (const width of [375, 1280]) {
+      const frame = await show('graph', { maxNodes: 200 }, { project: large, width, result });
+      expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
+      const overlaps = await frame.evaluate(() => {
+        const boxes = [...document.querySelectorAll('.pm-node-title, .pm-node-id')].map((el) => el.getBoundingClientRect());
+        let count = 0;
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i]!, b = boxes[j]!;
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) count++;
+        }
+        return { labels: boxes.length, count, wide: document.documentElement.scrollWidth > document.documentElement.clientWidth };
+      });
+      expect(overlaps).toEqual({ labels: 400, count: 0, wide: false });
+    }
+  });
+
+  test('graph: a result beyond the view bound draws 200 items and counts the rest', async () => {
+    const { show, large } = fixture();
+    const graph = await large.client.call('pm_graph', { maxNodes: 200, all: true });
+    const rest = await large.client.call('pm_list', { limit: 100, sort: 'created', order: 'desc' });
+    const nodes = (graph.structuredContent as { nodes: { id: string }[] }).nodes;
+    const extra = (rest.structuredContent as { items: { id: string; title: string; type: string; status: string; priority: number }[] }).items.filter((i) => !nodes.some((n) => n.id === i.id));
+    const oversized = { ...graph, structuredContent: { ...graph.structuredContent, nodes: [...nodes, ...extra.map(({ id, title, type, status, priority }) => ({ id, title, type, status, priority }))], truncated: false } };
+    const frame = await show('graph', {}, { project: large, result: oversized });
+    expect(await countOf(frame, '.pm-node')).toBe(200);
+    // pm's own total (230) is larger than what the result carries (220): the note counts pm's.
+    expect(nodes.length + extra.length).toBeGreaterThan(200);
+    expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
+    expect(await textOf(frame)).toContain('This view draws at most 200 items');
+  });
+});
+
+describe('the lifecycle reaches the view', () => {
+  test('partial input, then input, then cancellation', async () => {
+    const { mount, host, small } = fixture();
+    const frame = await mount('item');
+    await host.partial({ id: small.ids.api.slice(0, 4) });
+    await frame.waitForFunction(() => document.body.innerText.includes('Receiving the arguments of pm_get'));
+    await host.input({ id: small.ids.api });
+    await frame.waitForFunction(() => document.body.innerText.includes('Running pm_get'));
+    await host.cancelled('the user stopped it');
+    await frame.waitForSelector('.pm-cancelled');
+    expect(await frame.locator('.pm-cancelled').innerText()).toContain('pm_get was cancelled: the user stopped it. Nothing was changed');
+    expect(await frame.getAttribute('.pm-cancelled', 'role')).toBe('alert');
+  });
+
+  test('a tool error shows pm’s own message', async () => {
+    const { show } = fixture();
+    const frame = await show('item', { id: 'pm-nothere' });
+    expect(await frame.locator('.pm-error').innerText()).toMatch(/pm refused the call:[\s\S]*pm-nothere/);
+  });
+
+  test('a result without the data a view draws falls back to pm’s text', async () => {
+    const { show, small } = fixture();
+    const real = await small.client.call('pm_context');
+    const frame = await show('board', {}, { result: { content: real.content, structuredContent: { unexpected: true } } });
+    const notice = await frame.locator('.pm-error').innerText();
+    expect(notice).toContain('This result carries no data this view can draw');
+    expect(notice).toContain(real.content[0]!.text!.split('\n')[0]!);
+  });
+
+  test('a host that lets views call no tools gets the same drawing without drill-down controls', async () => {
+    const { show, small } = fixture();
+    const frame = await show('item', { id: small.ids.api }, { hostCapabilities: { openLinks: {} } });
+    expect(await textOf(frame)).toContain('It must be idempotent');
+    expect(await countOf(frame, '.pm-link, [data-focus^="deps:"], [data-focus^="history:"], [data-focus^="comments:"]')).toBe(0);
+    expect(await textOf(frame)).toContain(`Parent: ${small.ids.epic}`);
+  });
+
+  test('host context changes: theme, style variables, locale', async () => {
+    const { show, host } = fixture();
+    const frame = await show('board');
+    const colours = () => frame.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).color]);
+    expect(await colours()).toEqual(['light', 'rgb(255, 255, 255)', 'rgb(21, 23, 28)']);
+    await host.changeContext({ theme: 'dark' });
+    await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    expect(await colours()).toEqual(['dark', 'rgb(22, 24, 29)', 'rgb(236, 238, 242)']);
+    await host.changeContext({ styles: { variables: { '--color-background-primary': 'rgb(10, 20, 30)', '--color-text-primary': 'rgb(250, 250, 240)' } } });
+    await frame.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor === 'rgb(10, 20, 30)');
+    expect(await colours()).toEqual(['dark', 'rgb(10, 20, 30)', 'rgb(250, 250, 240)']);
+    await host.changeContext({ locale: 'de-DE' });
+    await frame.waitForFunction(() => document.documentElement.lang === 'de-DE');
+  });
+
+  test('teardown is answered, and the view says it closed', async () => {
+    const { show, host } = fixture();
+    const frame = await show('context');
+    expect(await host.teardown()).toEqual({});
+    expect(await textOf(frame)).toContain('This view was closed.');
+  });
+});
+
+describe('drill-down goes through the host, to read-only tools only', () => {
+  test('board → item → back: the host calls pm_get, focus returns to the card', async () => {
+    const { show, host, small } = fixture();
+    const frame = await show('board');
+    await frame.focus(`[data-focus="board:${small.ids.api}"]`);
+    await frame.press(`[data-focus="board:${small.ids.api}"]`, 'Enter');
+    await frame.waitForSelector('.pm-item');
+    expect(await textOf(frame)).toContain('It must be idempotent');
+    expect(await frame.evaluate(() => document.activeElement?.tagName)).toBe('H2');
+    await frame.click('.pm-back');
+    await frame.waitForSelector('.pm-board');
+    expect(await frame.evaluate(() => document.activeElement?.getAttribute('data-focus'))).toBe(`board:${small.ids.api}`);
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
+  });
+
+  test('graph → select a node → expand the graph around it', async () => {
+    const { show, host, small } = fixture();
+    const frame = await show('graph', { id: small.ids.epic });
+    await frame.click(`[data-focus="node:${small.ids.api}"]`);
+    await frame.waitForSelector('.pm-selection');
+    expect(await frame.evaluate(() => document.activeElement?.id)).toBe('pm-selected');
+    await frame.click(`[data-focus="expand:${small.ids.api}"]`);
+    await frame.waitForFunction((id) => document.querySelector('.pm-graph-wrap h2')?.textContent?.startsWith(`Graph of ${id}`), small.ids.api);
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_graph', args: { id: small.ids.api, depth: 2 } }]);
+  });
+
+  test('history → what each change did: the JSON Patch of every receipt', async () => {
+    const { show, host, small } = fixture();
+    const frame = await show('history', { id: small.ids.api });
+    await frame.click(`[data-focus="patches:${small.ids.api}"]`);
+    await frame.waitForSelector('.pm-patch');
+    await frame.click('.pm-entry:last-child .pm-patch summary');
+    expect(await frame.locator('.pm-entry:last-child .pm-patch').innerText()).toMatch(/add \/|replace \//);
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.api, limit: 20, patches: true } }]);
+  });
+
+  test('a view cannot reach a mutating tool through the bridge, whatever it sends', async () => {
+    const { show, host, small } = fixture();
+    const mutating = small.client.tools.filter((t) => t.annotations?.readOnlyHint !== true);
+    expect(mutating.map((t) => t.name)).toEqual(expect.arrayContaining(['pm_create', 'pm_update', 'pm_claim', 'pm_close', 'pm_comment', 'pm_delete', 'pm_deps']));
+    for (const tool of small.client.tools) {
+      const visibility = tool._meta?.ui?.visibility ?? ['model', 'app'];
+      expect({ tool: tool.name, app: visibility.includes('app') }).toEqual({ tool: tool.name, app: tool.annotations?.readOnlyHint === true });
+    }
+    const before = await small.client.call('pm_history', { id: small.ids.ui });
+    const frame = await show('item', { id: small.ids.ui });
+    const attempts: Record<string, Record<string, unknown>> = {
+      pm_update: { id: small.ids.ui, title: 'Changed from a view' },
+      pm_claim: { id: small.ids.ui },
+      pm_comment: { id: small.ids.ui, text: 'written by a view' },
+      pm_close: { id: small.ids.ui, evidence: 'none' },
+      pm_create: { title: 'Made by a view' },
+      pm_delete: { id: small.ids.ui, confirm: true },
+      pm_deps: { id: small.ids.ui, action: 'remove', kind: 'blockedBy', target: small.ids.api },
+    };
+    // A compromised view posts raw JSON-RPC to its host, bypassing its own code entirely.
+    const replies = await frame.evaluate(async (calls) => {
+      const out: Record<string, unknown> = {};
+      let id = 9000;
+      for (const [name, args] of Object.entries(calls)) {
+        const requestId = id++;
+        out[name] = await new Promise((resolve) => {
+          const listen = (event: MessageEvent) => {
+            if (event.data?.id !== requestId) return;
+            window.removeEventListener('message', listen);
+            resolve(event.data);
+          };
+          window.addEventListener('message', listen);
+          window.parent.postMessage({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params: { name, arguments: args } }, '*');
+        });
+      }
+      return out;
+    }, attempts);
+    for (const name of Object.keys(attempts)) expect({ name, reply: replies[name] }).toEqual({ name, reply: expect.objectContaining({ error: expect.objectContaining({ message: expect.stringContaining('not available to views') }) }) });
+    const events = await host.events();
+    expect(events.filter((e) => e.type === 'tool-call')).toEqual([]);
+    expect(events.filter((e) => e.type === 'tool-call-refused').map((e) => e.name)).toEqual(Object.keys(attempts));
+    expect(await small.client.call('pm_history', { id: small.ids.ui })).toEqual(before);
+    const context = await small.client.call('pm_context');
+    expect((context.structuredContent as { total: number }).total).toBe(10);
+  });
+});
+
+describe('no view attempts a network request', () => {
+  // Runs last: the request and CSP records cover every test of this file.
+  test.each(['context', 'board', 'item', 'graph', 'history'] as const)('%s: drawn, drilled into, re-themed: no request, no CSP refusal, no script error (in this test or any before)', async (view) => {
+    const { show, host, small } = fixture();
+    const args = view === 'item' || view === 'history' ? { id: small.ids.api } : view === 'graph' ? { id: small.ids.epic } : {};
+    const frame = await show(view, args);
+    const first = frame.locator('.pm-card, .pm-node, .pm-link').first();
+    if (await first.count()) await first.click();
+    await host.changeContext({ theme: 'dark' });
+    await host.settled();
+    expect({ requests: host.requests, csp: host.cspViolations, errors: host.pageErrors }).toEqual({ requests: [], csp: [], errors: [] });
+  });
+
+  test('the monitor does see an attempt (positive control)', async () => {
+    const { show, host } = fixture();
+    const frame = await show('board');
+    const refused = host.page.waitForEvent('console', (m) => /Content Security Policy/.test(m.text()));
+    const outcome = await frame.evaluate(() => fetch('http://127.0.0.1:9/probe').then(() => 'fetched', (e: Error) => `refused: ${e.message}`));
+    expect(outcome).toMatch(/^refused/);
+    await refused;
+    expect(host.cspViolations.join('\n')).toContain("connect-src 'none'");
+  });
+});
