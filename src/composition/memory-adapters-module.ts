@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { ManualClock } from '../adapters/memory/manual-clock.js';
 import { MemoryFileSystem } from '../adapters/memory/memory-file-system.js';
+import { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';
 import { MemoryLocker } from '../adapters/memory/memory-locker.js';
 import { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
 import { PureSha256Hasher } from '../adapters/memory/pure-hasher.js';
@@ -18,4 +19,5 @@ export const memoryAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.Locker).toResolvedValue((clock: Clock) => new MemoryLocker(clock), [IDS.Clock]).inSingletonScope();
   bind(IDS.Authorizer).toResolvedValue(() => new StaticAuthorizer()).inSingletonScope();
   bind(IDS.TaskStore).toResolvedValue(() => new MemoryTaskStore()).inSingletonScope();
+  bind(IDS.ItemIndex).toResolvedValue(() => new MemoryItemIndex()).inSingletonScope();
 });

@@ -38,3 +38,5 @@ export { MemoryLocker } from '../adapters/memory/memory-locker.js';
 export { MemoryTaskStore } from '../adapters/memory/memory-task-store.js';
 export { StaticAuthorizer } from '../adapters/memory/static-authorizer.js';
 export { MemoryTransport } from '../adapters/memory/memory-transport.js';
+export type { ItemIndexStore, IndexedItem, IndexedFile, IndexProblem, IndexChange, IndexFilter, IndexSortField, IndexPageQuery, IndexPage, ReadinessQuery, Readiness, SearchCandidatesQuery, SearchCandidate, IndexOverview, IndexOpening } from '../ports/item-index-store.js';
+export { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';

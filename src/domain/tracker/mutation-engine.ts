@@ -9,7 +9,7 @@ import { digestOf } from './digests.js';
 import type { HistoryEntry } from './history.js';
 import type { HistoryLog } from './history-log.js';
 import type { IdempotencyLedger } from './idempotency-ledger.js';
-import type { ItemIndex } from './item-index.js';
+import type { IndexSync } from './index-sync.js';
 import type { ItemStore, StoredItem } from './item-store.js';
 import type { Item } from './item.js';
 import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-patch.js';
@@ -52,7 +52,7 @@ export interface MutationDependencies {
   readonly store: ItemStore;
   readonly history: HistoryLog;
   readonly ledger: IdempotencyLedger;
-  readonly index: ItemIndex;
+  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval'>;
   readonly idPrefix: string;
   readonly lockTimeoutMs: number;
 }
@@ -60,7 +60,7 @@ export interface MutationDependencies {
 /**
  * Runs one mutation end to end under the tracker's write lock: idempotency replay, recovery of
  * an interrupted earlier write, the expectedRevision guard, then write-ahead history, the
- * atomic item write, the changes log and the ledger. The receipt it returns is frozen.
+ * atomic item write, the derived index and the ledger. The receipt it returns is frozen.
  */
 export class MutationEngine {
   constructor(private readonly deps: MutationDependencies) {}
@@ -153,17 +153,20 @@ export class MutationEngine {
     return entry;
   }
 
-  /** Makes the item file match the history's after-state and tells other processes. */
+  /**
+   * Makes the item file match the history's after-state, then records it in the derived index
+   * (shared by every pm process, so the next query anywhere sees it). A process killed between
+   * the two leaves a file whose signature the index does not know: the next check re-reads it.
+   */
   private async commit(itemId: string, next: Item | null, text: string | null): Promise<void> {
-    const { store, fs, paths, index } = this.deps;
+    const { store, index } = this.deps;
     if (next && text !== null) {
       const sig = await store.writeText(itemId, text);
-      index.noteWritten(next, sig);
+      if (sig) index.recordItem(next, sig);
     } else {
       await store.remove(itemId);
-      index.noteRemoved(itemId);
+      index.recordRemoval(itemId);
     }
-    await fs.append(paths.changesLog, `${itemId}\n`);
   }
 
   /**
@@ -210,7 +213,6 @@ export class MutationEngine {
       digestAfter: current?.digest ?? null,
       patch,
     });
-    await this.deps.fs.append(this.deps.paths.changesLog, `${itemId}\n`);
   }
 
   private async allocateId(): Promise<string> {

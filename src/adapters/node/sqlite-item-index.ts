@@ -1,0 +1,328 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { FileSignature } from '../../ports/file-system.js';
+import type {
+  IndexChange,
+  IndexedFile,
+  IndexedItem,
+  IndexOpening,
+  IndexOverview,
+  IndexPage,
+  IndexPageQuery,
+  IndexProblem,
+  ItemIndexStore,
+  Readiness,
+  ReadinessQuery,
+  SearchCandidate,
+  SearchCandidatesQuery,
+} from '../../ports/item-index-store.js';
+import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, itemValues, rowToItem, sortColumns, trigramMatch, type ItemRow } from './sqlite-index-sql.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+const DIGEST_MODULUS = 2 ** 48;
+/** How long a statement waits for another process's write to the database (ms). */
+const BUSY_TIMEOUT_MS = 15_000;
+
+/**
+ * The ItemIndexStore port over SQLite (better-sqlite3), in the tracker's git-ignored runtime
+ * area, shared by every pm process of the tracker. WAL mode: readers never wait for a writer
+ * and each read sees one committed state; commits are not fsynced (synchronous=NORMAL), since
+ * the index is derived and a damaged one is rebuilt from the item files.
+ *
+ * The native module is loaded on the first {@link open}, so a command that never queries the
+ * index (pm get) does not pay for it.
+ */
+export class SqliteItemIndex implements ItemIndexStore {
+  private db: Database | undefined;
+  private ino: number | undefined;
+  private readonly statements = new Map<string, Statement>();
+
+  /** @param path the database file (created with its directory when missing) */
+  constructor(private readonly path: string) {}
+
+  open(): IndexOpening {
+    const sig = statSync(this.path, { throwIfNoEntry: false });
+    if (this.db && sig && sig.ino === this.ino) return { created: false };
+    this.closeDb();
+    if (!sig) return this.create('missing');
+    try {
+      const db = this.connect();
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== SQLITE_INDEX_SCHEMA) {
+        this.reset(db);
+        return { created: true, reason: 'schema' };
+      }
+      db.prepare('SELECT count(*) FROM files').get();
+      return { created: false };
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      this.closeDb();
+      this.removeFiles();
+      return this.create('corrupt');
+    }
+  }
+
+  apply(changes: readonly IndexChange[]): number {
+    if (changes.length === 0) return 0;
+    const db = this.requireDb();
+    const run = db.transaction((list: readonly IndexChange[]) => {
+      let digest = this.digest();
+      let applied = 0;
+      for (const change of list) {
+        const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
+        const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
+        if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
+        if (current) digest -= current.hash;
+        this.removeItem(id);
+        if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
+        else {
+          const { signature, hash, racy } = change.file;
+          const problem = change.kind === 'problem' ? change.problem.message : null;
+          this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
+          if (change.kind === 'item') this.insertItem(change.item);
+          digest += hash;
+        }
+        applied++;
+      }
+      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(((digest % DIGEST_MODULUS) + DIGEST_MODULUS) % DIGEST_MODULUS));
+      return applied;
+    });
+    return run.immediate(changes);
+  }
+
+  digest(): number {
+    const row = this.stmt("SELECT value FROM meta WHERE key = 'digest'").pluck().get() as string | undefined;
+    return row === undefined ? 0 : Number(row);
+  }
+
+  files(): Map<string, IndexedFile> {
+    const out = new Map<string, IndexedFile>();
+    for (const [id, size, mtimeMs, ino, hash, racy] of this.stmt('SELECT id, size, mtime, ino, hash, racy FROM files').raw().iterate() as IterableIterator<[string, number, number, number, number, number]>) {
+      out.set(id, { signature: { size, mtimeMs, ino }, hash, racy: racy === 1 });
+    }
+    return out;
+  }
+
+  fileOf(id: string): IndexedFile | undefined {
+    const row = this.stmt('SELECT size, mtime, ino, hash, racy FROM files WHERE id = ?').raw().get(id) as [number, number, number, number, number] | undefined;
+    return row ? { signature: { size: row[0], mtimeMs: row[1], ino: row[2] }, hash: row[3], racy: row[4] === 1 } : undefined;
+  }
+
+  racy(): string[] {
+    return this.stmt('SELECT id FROM files WHERE racy = 1 ORDER BY id').pluck().all() as string[];
+  }
+
+  note(key: string): string | undefined {
+    return this.stmt('SELECT value FROM meta WHERE key = ?').pluck().get(`note:${key}`) as string | undefined;
+  }
+
+  setNote(key: string, value: string): void {
+    this.stmt('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(`note:${key}`, value);
+  }
+
+  get(id: string): IndexedItem | undefined {
+    const row = this.stmt(`SELECT ${ITEM_COLUMNS} FROM items i WHERE i.id = ?`).raw().get(id) as ItemRow | undefined;
+    return row ? rowToItem(row) : undefined;
+  }
+
+  getMany(ids: readonly string[]): IndexedItem[] {
+    return ids.map((id) => this.get(id)).filter((item): item is IndexedItem => item !== undefined);
+  }
+
+  size(): number {
+    return this.stmt('SELECT count(*) FROM items').pluck().get() as number;
+  }
+
+  page(query: IndexPageQuery): IndexPage {
+    const where = filterSql(query.filter);
+    const columns = sortColumns(query.sort);
+    const direction = query.descending ? 'DESC' : 'ASC';
+    const order = columns.map((column) => `${column} ${direction}`).join(', ');
+    const after = query.after ? ` AND (${columns.join(', ')}) ${query.descending ? '<' : '>'} (${columns.map(() => '?').join(', ')})` : '';
+    const read = this.requireDb().transaction(() => {
+      const total = this.stmt(`SELECT count(*) FROM items i WHERE ${where.sql}`).pluck().get(...where.params) as number;
+      const rows = this.stmt(`SELECT ${ITEM_COLUMNS} FROM items i WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).raw().all(...where.params, ...(query.after ?? []), query.limit) as ItemRow[];
+      return { items: rows.map(rowToItem), total };
+    });
+    return read.deferred();
+  }
+
+  readiness(query: ReadinessQuery): Readiness {
+    const terminal = query.terminal.length ? query.terminal : [''];
+    const marks = terminal.map(() => '?').join(', ');
+    const where = filterSql({ statuses: [query.status], ...(query.types?.length ? { types: query.types } : {}), ...(query.tagsAll?.length ? { tagsAll: query.tagsAll } : {}) });
+    const assignee = query.assignee ?? null;
+    const category = `CASE
+      WHEN EXISTS (SELECT 1 FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.rid = i.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${marks}))) THEN 1
+      WHEN i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?) THEN 2
+      WHEN i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ? THEN 2
+      WHEN EXISTS (SELECT 1 FROM items c WHERE c.parent = i.id AND c.status NOT IN (${marks})) THEN 3
+      ELSE 0 END`;
+    const categoryParams = [...terminal, query.nowIso, assignee, assignee, assignee, assignee, ...terminal];
+    const read = this.requireDb().transaction(() => {
+      const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
+      for (const [kind, count] of this.stmt(`SELECT ${category} AS category, count(*) FROM items i WHERE ${where.sql} GROUP BY category`).raw().all(...categoryParams, ...where.params) as [number, number][]) {
+        counts.open += count;
+        if (kind === 0) counts.ready += count;
+        else if (kind === 1) counts.blocked += count;
+        else if (kind === 2) counts.claimed += count;
+        else counts.containers += count;
+      }
+      const rows = this.stmt(`SELECT ${ITEM_COLUMNS} FROM items i WHERE ${where.sql} AND (${category}) = 0 ORDER BY i.priority, i.created, i.id LIMIT ?`).raw().all(...where.params, ...categoryParams, query.limit) as ItemRow[];
+      return { counts, ready: rows.map(rowToItem) };
+    });
+    return read.deferred();
+  }
+
+  *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
+    const where = filterSql(query.filter);
+    const counted: string[] = [];
+    const countParams: unknown[] = [];
+    for (const term of query.terms) {
+      for (const column of ['i.title_lc', 'i.body_lc', 'i.comments_lc']) {
+        counted.push(`min(?, (length(${column}) - length(replace(${column}, ?, ''))) / length(?))`);
+        countParams.push(query.cap, term, term);
+      }
+    }
+    const present = query.terms.map(() => '(instr(i.title_lc, ?) > 0 OR instr(i.body_lc, ?) > 0 OR instr(i.comments_lc, ?) > 0)');
+    const presentParams = query.terms.flatMap((term) => [term, term, term]);
+    const match = trigramMatch(query.terms, query.requireAll ? 'AND' : 'OR');
+    const narrowed = match ? ' AND i.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)' : '';
+    const select = `SELECT i.id, i.priority, i.updated, i.id = ?, instr(i.title_lc, ?) > 0, ${counted.join(', ')} FROM items i`;
+    const selectParams = [query.phrase, query.phrase, ...countParams];
+    const termsSql = `(${present.join(query.requireAll ? ' AND ' : ' OR ')})`;
+    const sql = `${select} WHERE ${where.sql} AND i.id = ? UNION ALL ${select} WHERE ${where.sql} AND i.id <> ?${narrowed} AND ${termsSql}`;
+    const params = [...selectParams, ...where.params, query.phrase, ...selectParams, ...where.params, query.phrase, ...(match ? [match] : []), ...presentParams];
+    const rows = this.stmt(sql).raw().iterate(...params) as IterableIterator<unknown[]>;
+    for (const row of rows) {
+      const [id, priority, updated, idMatch, phraseInTitle, ...counts] = row as [string, number, string, number, number, ...number[]];
+      yield { id, priority, updated, idMatch: idMatch === 1, phraseInTitle: phraseInTitle === 1, counts };
+    }
+  }
+
+  referrers(id: string): string[] {
+    return this.stmt('SELECT id FROM items WHERE parent = ? UNION SELECT i.id FROM links l JOIN items i ON i.rid = l.rid WHERE l.target = ? ORDER BY 1').pluck().all(id, id) as string[];
+  }
+
+  overview(nowIso: string): IndexOverview {
+    const read = this.requireDb().transaction(() => {
+      const byStatus = Object.fromEntries(this.stmt('SELECT status, count(*) FROM items GROUP BY status ORDER BY status').raw().all() as [string, number][]);
+      const byType = Object.fromEntries(this.stmt('SELECT type, count(*) FROM items GROUP BY type ORDER BY type').raw().all() as [string, number][]);
+      const claims = (this.stmt('SELECT id, title, claim_holder, claim_expires FROM items WHERE claim_holder IS NOT NULL AND claim_expires > ? ORDER BY claim_expires, id').raw().all(nowIso) as [string, string, string, string][])
+        .map(([id, title, holder, expiresAt]) => ({ id, title, holder, expiresAt }));
+      return { total: this.size(), byStatus, byType, claims };
+    });
+    return read.deferred();
+  }
+
+  problems(): IndexProblem[] {
+    return (this.stmt('SELECT id, problem FROM files WHERE problem IS NOT NULL ORDER BY id').raw().all() as [string, string][]).map(([id, message]) => ({ id, message }));
+  }
+
+  close(): void {
+    this.closeDb();
+  }
+
+  private insertItem(item: IndexedItem): void {
+    const { lastInsertRowid } = this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${Array(19).fill('?').join(', ')})`).run(...itemValues(item));
+    const rid = Number(lastInsertRowid);
+    for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
+    for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
+    for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
+    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc, comments_lc) VALUES (?, ?, ?, ?)').run(rid, item.text.title, item.text.body, item.text.comments);
+  }
+
+  private removeItem(id: string): void {
+    const rid = this.stmt('SELECT rid FROM items WHERE id = ?').pluck().get(id) as number | undefined;
+    if (rid === undefined) return;
+    this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
+    this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
+    this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
+    this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
+  }
+
+  private create(reason: 'missing' | 'corrupt'): IndexOpening {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const db = this.connect();
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      db.exec(SQLITE_INDEX_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    return { created: true, reason };
+  }
+
+  /** Empties a database of another schema in place (other processes keep a valid file). */
+  private reset(db: Database): void {
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(SQLITE_INDEX_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    this.statements.clear();
+  }
+
+  private connect(): Database {
+    const Sqlite = loadDriver();
+    const db = new Sqlite(this.path, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      this.ino = statSync(this.path).ino;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    return db;
+  }
+
+  private requireDb(): Database {
+    if (!this.db) this.open();
+    return this.db!;
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.requireDb().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private closeDb(): void {
+    this.statements.clear();
+    this.db?.close();
+    this.db = undefined;
+    this.ino = undefined;
+  }
+
+  private removeFiles(): void {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+  }
+}
+
+let driver: typeof BetterSqlite3 | undefined;
+
+/** better-sqlite3, loaded on first use (its native module costs a start several milliseconds). */
+function loadDriver(): typeof BetterSqlite3 {
+  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return driver;
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && CORRUPT_CODES.has(code);
+}
+
+function sameFile(recorded: { size: number; mtime: number; ino: number } | undefined, expected: FileSignature | null): boolean {
+  if (expected === null || recorded === undefined) return expected === null && recorded === undefined;
+  return recorded.size === expected.size && recorded.mtime === expected.mtimeMs && recorded.ino === expected.ino;
+}
