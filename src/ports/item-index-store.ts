@@ -183,6 +183,8 @@ export interface ItemIndexStore {
   apply(changes: readonly IndexChange[]): number;
   /** The sum (mod 2^48) of the hashes of every recorded file. */
   digest(): number;
+  /** Recomputes {@link digest} from the recorded files (after a check found no difference but the sums disagreed). */
+  recomputeDigest(): number;
   /** Every recorded file, by id (items and problems). */
   files(): Map<string, IndexedFile>;
   /** The recorded file of one id. */

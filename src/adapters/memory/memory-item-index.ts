@@ -60,6 +60,12 @@ export class MemoryItemIndex implements ItemIndexStore {
     return this.sum;
   }
 
+  recomputeDigest(): number {
+    this.sum = 0;
+    for (const row of this.rows.values()) this.sum = mod(this.sum + row.file.hash);
+    return this.sum;
+  }
+
   files(): Map<string, IndexedFile> {
     return new Map([...this.rows].map(([id, row]) => [id, row.file]));
   }

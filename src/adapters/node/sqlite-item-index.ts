@@ -77,7 +77,7 @@ export class SqliteItemIndex implements ItemIndexStore {
         const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
         const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
         if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
-        if (current) digest -= current.hash;
+        if (current) digest = modulo(digest - current.hash);
         this.removeItem(id);
         if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
         else {
@@ -85,11 +85,11 @@ export class SqliteItemIndex implements ItemIndexStore {
           const problem = change.kind === 'problem' ? change.problem.message : null;
           this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
           if (change.kind === 'item') this.insertItem(change.item);
-          digest += hash;
+          digest = modulo(digest + hash);
         }
         applied++;
       }
-      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(((digest % DIGEST_MODULUS) + DIGEST_MODULUS) % DIGEST_MODULUS));
+      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
       return applied;
     });
     return run.immediate(changes);
@@ -98,6 +98,17 @@ export class SqliteItemIndex implements ItemIndexStore {
   digest(): number {
     const row = this.stmt("SELECT value FROM meta WHERE key = 'digest'").pluck().get() as string | undefined;
     return row === undefined ? 0 : Number(row);
+  }
+
+  recomputeDigest(): number {
+    const run = this.requireDb().transaction(() => {
+      // Summed in two halves: the plain sum of 100k 48-bit hashes overflows SQLite's 64-bit integers.
+      const [low, high] = this.stmt('SELECT coalesce(sum(hash % 16777216), 0), coalesce(sum(hash / 16777216), 0) FROM files').raw().get() as [number, number];
+      const digest = ((high % 16777216) * 16777216 + (low % DIGEST_MODULUS)) % DIGEST_MODULUS;
+      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
+      return digest;
+    });
+    return run.immediate();
   }
 
   files(): Map<string, IndexedFile> {
@@ -315,6 +326,11 @@ let driver: typeof BetterSqlite3 | undefined;
 function loadDriver(): typeof BetterSqlite3 {
   driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return driver;
+}
+
+/** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */
+function modulo(value: number): number {
+  return value < 0 ? value + DIGEST_MODULUS : value >= DIGEST_MODULUS ? value - DIGEST_MODULUS : value;
 }
 
 function isCorruption(error: unknown): boolean {

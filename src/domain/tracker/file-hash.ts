@@ -3,7 +3,8 @@ import type { FileSignature } from '../../ports/file-system.js';
 /** The hashes {@link fileHash} returns are below this; the index keeps their sum modulo it. */
 export const FILE_HASH_MODULUS = 2 ** 48;
 
-const view = new DataView(new ArrayBuffer(8));
+const float = new Float64Array(1);
+const words = new Uint32Array(float.buffer);
 
 /** murmur3's 32-bit finalizer: every input bit affects every output bit. */
 function mix(h: number): number {
@@ -20,7 +21,8 @@ function mix(h: number): number {
  * equal sums mean every file still has the signature the index recorded (a sum is independent
  * of the order a directory lists its entries in, and updates in O(1) per changed file), so an
  * unchanged tracker is checked without reading the index's 100k records. Two different states
- * agree by chance with probability about 2^-48.
+ * agree by chance with probability about 2^-48. The index stores these hashes: a change of this
+ * function must come with a new index schema version, so stored sums are rebuilt.
  */
 export function fileHash(name: string, sig: FileSignature): number {
   let a = 0x811c9dc5;
@@ -30,13 +32,13 @@ export function fileHash(name: string, sig: FileSignature): number {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  view.setFloat64(0, sig.mtimeMs);
-  const words = [view.getUint32(0), view.getUint32(4), sig.size >>> 0, Math.floor(sig.size / 2 ** 32), sig.ino >>> 0, Math.floor(sig.ino / 2 ** 32)];
-  for (const word of words) {
-    a = mix(a ^ word);
-    b = mix(Math.imul(b, 0x27d4eb2d) ^ word);
-  }
-  return mix(a) * 2 ** 16 + (mix(b ^ a) >>> 16);
+  float[0] = sig.mtimeMs;
+  a = mix(a ^ words[0]!);
+  b = mix(Math.imul(b, 0x27d4eb2d) ^ words[1]!);
+  a = mix(a ^ (sig.size >>> 0) ^ Math.imul(Math.floor(sig.size / 4294967296), 0x9e3779b1));
+  b = mix(Math.imul(b, 0x27d4eb2d) ^ (sig.ino >>> 0));
+  a = mix(a ^ Math.floor(sig.ino / 4294967296) ^ b);
+  return mix(a) * 65536 + (mix(b ^ a) >>> 16);
 }
 
 /** (a + b) mod 2^48 for hashes and sums in [0, 2^48). */

@@ -12,9 +12,18 @@ import type { TrackerPaths } from './tracker-paths.js';
  * A file whose modification time is this close to the moment its signature was taken may still
  * be edited in place within the same timestamp tick, leaving size, time and inode unchanged
  * (git's "racily clean" entries); such a file is read again by later checks until it is older.
- * Two seconds covers filesystems with coarse timestamps (FAT's 2 s, ext3's 1 s).
+ * Linux stamps files from a clock that advances once per scheduler tick (1 to 10 ms); a time
+ * that is a whole second suggests a filesystem with coarse timestamps (ext3 and HFS+ 1 s, FAT
+ * 2 s), which gets {@link RACY_COARSE_MS}.
  */
-export const RACY_MS = 2000;
+export const RACY_MS = 25;
+export const RACY_COARSE_MS = 2000;
+
+/** Whether a file with this signature, taken at `statAt`, might change unseen by its signature. */
+export function isRacy(signature: FileSignature, statAt: number): boolean {
+  return signature.mtimeMs > statAt - (signature.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
+}
+
 /** Changes applied per index transaction while re-reading many files. */
 const BATCH = 500;
 /** Re-reads of at least this many files report progress. */
@@ -180,6 +189,7 @@ export class IndexSync {
       this.store.apply(gone);
       await this.reread(stale, scannedAt);
       for (const { id } of stale) reread.add(id);
+      if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
     }
     await this.recheck(this.store.racy().filter((id) => !reread.has(id)));
   }
@@ -234,6 +244,6 @@ export class IndexSync {
   }
 
   private fileOf(id: string, signature: FileSignature, statAt: number): IndexedFile {
-    return { signature, hash: fileHash(id, signature), racy: signature.mtimeMs > statAt - RACY_MS };
+    return { signature, hash: fileHash(id, signature), racy: isRacy(signature, statAt) };
   }
 }

@@ -1,5 +1,6 @@
 import { parseDocument, stringify } from 'yaml';
 import { CorruptDataError } from '../errors/index.js';
+import { readFastFrontMatter } from './front-matter-fast.js';
 import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './item.js';
 
 const FENCE = '---';
@@ -47,7 +48,11 @@ export function serializeItem(item: Item): string {
   return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
 }
 
-/** Parses an item file; any deviation from the schema is a CorruptDataError naming the file. */
+/**
+ * Parses an item file; any deviation from the schema is a CorruptDataError naming the file. The
+ * front matter goes through the fast reader of pm's own format when it fits that subset, else
+ * through the YAML parser: both give the same result for it (front-matter-fast.ts).
+ */
 export function parseItem(text: string, source: string): Item {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   if (!normalized.startsWith(`${FENCE}\n`)) throw corrupt(source, 'missing the opening --- of the front matter');
@@ -55,14 +60,8 @@ export function parseItem(text: string, source: string): Item {
   const endAtEof = end < 0 && normalized.endsWith(`\n${FENCE}`) ? normalized.length - FENCE.length - 1 : -1;
   const close = end >= 0 ? end : endAtEof;
   if (close < 0) throw corrupt(source, 'missing the closing --- of the front matter');
-  const doc = parseDocument(normalized.slice(FENCE.length + 1, close + 1), { uniqueKeys: true, schema: 'core', prettyErrors: false });
-  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
-  let raw: unknown;
-  try {
-    raw = doc.toJS({ maxAliasCount: 0 });
-  } catch (error) {
-    throw corrupt(source, `YAML error: ${(error as Error).message}`);
-  }
+  const front = normalized.slice(FENCE.length + 1, close + 1);
+  const raw = (UNUSUAL_CHARACTERS.test(front) ? undefined : readFastFrontMatter(front)) ?? parseYaml(front, source);
   const parsed = itemSchemas().frontMatter.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -70,6 +69,23 @@ export function parseItem(text: string, source: string): Item {
   }
   const body = normalized.slice(close + FENCE.length + 2).replace(/^\n/, '').replace(/\n$/, '');
   return { ...(parsed.data as ItemFrontMatter), body };
+}
+
+/**
+ * Characters the fast reader leaves to the YAML parser: controls (other than newline), byte
+ * order marks and non-characters, and lone surrogates, which YAML refuses or escapes.
+ */
+const UNUSUAL_CHARACTERS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The general YAML parser (core schema, unique keys, no aliases). */
+function parseYaml(front: string, source: string): unknown {
+  const doc = parseDocument(front, { uniqueKeys: true, schema: 'core', prettyErrors: false });
+  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
+  try {
+    return doc.toJS({ maxAliasCount: 0 });
+  } catch (error) {
+    throw corrupt(source, `YAML error: ${(error as Error).message}`);
+  }
 }
 
 function corrupt(source: string, detail: string): CorruptDataError {

@@ -97,6 +97,8 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(store.digest()).toBe(0);
       expect(store.apply([put(entry('pm-a1'), 1, { hash: 2 ** 47 }), put(entry('pm-b1'), 2, { hash: 2 ** 47 + 5, racy: true })])).toBe(2);
       expect(store.digest()).toBe(5);
+      expect(store.recomputeDigest()).toBe(5);
+      expect(store.digest()).toBe(5);
       expect(store.fileOf('pm-a1')).toEqual({ signature: sig(1), hash: 2 ** 47, racy: false });
       expect([...store.files().keys()].sort()).toEqual(['pm-a1', 'pm-b1']);
       expect(store.racy()).toEqual(['pm-b1']);
