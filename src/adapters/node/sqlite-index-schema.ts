@@ -3,14 +3,17 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 1;
+export const SQLITE_INDEX_SCHEMA = 2;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
  * `items` the indexed fields, `tags` and `links` (kind 0: blocker, 1: related) the list fields
- * as rows so filters use indexes, and `fts` a trigram full-text index of the lowercased texts:
- * contentless (the texts live in `items`), no positions (detail=none): it narrows a substring
- * search to the rows holding every trigram of the term, and the exact test runs on `items`.
+ * as rows so filters use indexes, and `fts` a trigram full-text index of the lowercased title
+ * and body: contentless (the texts live in `items`), no positions (detail=none): it narrows a
+ * substring search to the rows holding every trigram of the term, and the exact test runs on
+ * `items`. Comments are indexed line by line (`comment_lines`, `comment_fts`): a search term
+ * never spans a line break, and a new comment on an item with 1,000 comments indexes one line
+ * instead of all of them again.
  */
 export const SQLITE_INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -39,13 +42,18 @@ CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
 CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_target ON links(target, kind, rid);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  title_lc, body_lc, comments_lc, content='', contentless_delete=1, detail=none,
+  title_lc, body_lc, content='', contentless_delete=1, detail=none,
   tokenize='trigram case_sensitive 1'
+);
+CREATE TABLE IF NOT EXISTS comment_lines(cid INTEGER PRIMARY KEY, rid INTEGER NOT NULL, line TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS comment_lines_rid ON comment_lines(rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS comment_fts USING fts5(
+  line, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1'
 );
 `;
 
 /** Every table of the schema, dropped when a database of another version is reset. */
-export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'tags', 'links', 'fts'] as const;
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'tags', 'links', 'fts', 'comment_lines', 'comment_fts'] as const;
 
 /** The SQLite error codes that mean the file is not a usable database. */
 export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

@@ -78,13 +78,13 @@ export class SqliteItemIndex implements ItemIndexStore {
         const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
         if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
         if (current) digest = modulo(digest - current.hash);
-        this.removeItem(id);
+        if (change.kind !== 'item') this.removeItem(id);
         if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
         else {
           const { signature, hash, racy } = change.file;
           const problem = change.kind === 'problem' ? change.problem.message : null;
           this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
-          if (change.kind === 'item') this.insertItem(change.item);
+          if (change.kind === 'item') this.upsertItem(change.item);
           digest = modulo(digest + hash);
         }
         applied++;
@@ -202,13 +202,13 @@ export class SqliteItemIndex implements ItemIndexStore {
     }
     const present = query.terms.map(() => '(instr(i.title_lc, ?) > 0 OR instr(i.body_lc, ?) > 0 OR instr(i.comments_lc, ?) > 0)');
     const presentParams = query.terms.flatMap((term) => [term, term, term]);
-    const match = trigramMatch(query.terms, query.requireAll ? 'AND' : 'OR');
-    const narrowed = match ? ' AND i.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)' : '';
+    const narrowing = candidateRows(query.terms, query.requireAll);
+    const narrowed = narrowing ? ` AND i.rid IN (${narrowing.sql})` : '';
     const select = `SELECT i.id, i.priority, i.updated, i.id = ?, instr(i.title_lc, ?) > 0, ${counted.join(', ')} FROM items i`;
     const selectParams = [query.phrase, query.phrase, ...countParams];
     const termsSql = `(${present.join(query.requireAll ? ' AND ' : ' OR ')})`;
     const sql = `${select} WHERE ${where.sql} AND i.id = ? UNION ALL ${select} WHERE ${where.sql} AND i.id <> ?${narrowed} AND ${termsSql}`;
-    const params = [...selectParams, ...where.params, query.phrase, ...selectParams, ...where.params, query.phrase, ...(match ? [match] : []), ...presentParams];
+    const params = [...selectParams, ...where.params, query.phrase, ...selectParams, ...where.params, query.phrase, ...(narrowing?.params ?? []), ...presentParams];
     const rows = this.stmt(sql).raw().iterate(...params) as IterableIterator<unknown[]>;
     for (const row of rows) {
       const [id, priority, updated, idMatch, phraseInTitle, ...counts] = row as [string, number, string, number, number, ...number[]];
@@ -239,13 +239,57 @@ export class SqliteItemIndex implements ItemIndexStore {
     this.closeDb();
   }
 
-  private insertItem(item: IndexedItem): void {
-    const { lastInsertRowid } = this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${Array(19).fill('?').join(', ')})`).run(...itemValues(item));
-    const rid = Number(lastInsertRowid);
+  /** Inserts or replaces an item's rows, keeping its rowid and the unchanged comment lines. */
+  private upsertItem(item: IndexedItem): void {
+    const previous = this.stmt('SELECT rid, comments_lc FROM items WHERE id = ?').raw().get(item.id) as [number, string] | undefined;
+    let rid: number;
+    if (previous) {
+      rid = previous[0];
+      this.stmt(`UPDATE items SET (${ITEM_INSERT_COLUMNS}) = (${Array(19).fill('?').join(', ')}) WHERE rid = ?`).run(...itemValues(item), rid);
+      this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
+      this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
+      this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
+    } else {
+      rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${Array(19).fill('?').join(', ')})`).run(...itemValues(item)).lastInsertRowid);
+    }
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
-    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc, comments_lc) VALUES (?, ?, ?, ?)').run(rid, item.text.title, item.text.body, item.text.comments);
+    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc) VALUES (?, ?, ?)').run(rid, item.text.title, item.text.body);
+    this.updateCommentLines(rid, previous?.[1], item.text.comments);
+  }
+
+  /**
+   * Brings an item's indexed comment lines from `before` to `after`: when comments were only
+   * added (the usual case) just the new lines are inserted, else the lines are compared.
+   */
+  private updateCommentLines(rid: number, before: string | undefined, after: string): void {
+    if (before === after) return;
+    if (before !== undefined && before !== '' && after.startsWith(`${before}\n`)) {
+      for (const line of after.slice(before.length + 1).split('\n')) this.insertCommentLine(rid, line);
+      return;
+    }
+    const kept = new Map<string, number[]>();
+    for (const [cid, line] of this.stmt('SELECT cid, line FROM comment_lines WHERE rid = ?').raw().all(rid) as [number, string][]) {
+      const list = kept.get(line) ?? [];
+      list.push(cid);
+      kept.set(line, list);
+    }
+    for (const line of after === '' ? [] : after.split('\n')) {
+      const cid = kept.get(line)?.pop();
+      if (cid === undefined) this.insertCommentLine(rid, line);
+    }
+    for (const cids of kept.values()) for (const cid of cids) this.deleteCommentLine(cid);
+  }
+
+  private insertCommentLine(rid: number, line: string): void {
+    const cid = Number(this.stmt('INSERT INTO comment_lines(rid, line) VALUES (?, ?)').run(rid, line).lastInsertRowid);
+    this.stmt('INSERT INTO comment_fts(rowid, line) VALUES (?, ?)').run(cid, line);
+  }
+
+  private deleteCommentLine(cid: number): void {
+    this.stmt('DELETE FROM comment_fts WHERE rowid = ?').run(cid);
+    this.stmt('DELETE FROM comment_lines WHERE cid = ?').run(cid);
   }
 
   private removeItem(id: string): void {
@@ -254,6 +298,7 @@ export class SqliteItemIndex implements ItemIndexStore {
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
+    for (const cid of this.stmt('SELECT cid FROM comment_lines WHERE rid = ?').pluck().all(rid) as number[]) this.deleteCommentLine(cid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }
 
@@ -326,6 +371,28 @@ let driver: typeof BetterSqlite3 | undefined;
 function loadDriver(): typeof BetterSqlite3 {
   driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return driver;
+}
+
+/**
+ * The rows that may hold the terms, from the trigram indexes of titles and bodies and of
+ * comment lines: per term the union of both, then the intersection over the terms (with
+ * `requireAll`) or their union. A term too short for a trigram narrows nothing: with
+ * `requireAll` it is left to the exact test, otherwise nothing is narrowed.
+ */
+function candidateRows(terms: readonly string[], requireAll: boolean): { sql: string; params: string[] } | undefined {
+  const sets: string[] = [];
+  const params: string[] = [];
+  for (const term of terms) {
+    const match = trigramMatch([term], 'AND');
+    if (!match) {
+      if (requireAll) continue;
+      return undefined;
+    }
+    sets.push('SELECT rowid FROM fts WHERE fts MATCH ? UNION SELECT rid FROM comment_lines WHERE cid IN (SELECT rowid FROM comment_fts WHERE comment_fts MATCH ?)');
+    params.push(match, match);
+  }
+  if (sets.length === 0) return undefined;
+  return { sql: sets.join(requireAll ? ' INTERSECT ' : ' UNION '), params };
 }
 
 /** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */

@@ -93,8 +93,8 @@ const CORE_NON_STRING = [
   /^0x[0-9a-fA-F]+$/,
   /^(?:~|[Nn]ull|NULL)?$/,
 ];
-/** The first characters of every scalar the core schema reads as something else than a string. */
-const MAY_NOT_BE_STRING = /^[-+.0-9~nNtTfF]/;
+/** A superset of the scalars the core schema reads as something else than a string (one quick test first). */
+const MAY_NOT_BE_STRING = /^(?:[-+.0-9][-+.0-9a-fA-FxoOiInN]*|[~nNtTfF][a-zA-Z]{0,4})?$/;
 /** Characters a plain scalar may not start with (YAML indicators), and whitespace. */
 const PLAIN_START = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
 

@@ -1,5 +1,6 @@
 import { parseDocument, stringify } from 'yaml';
 import { CorruptDataError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { readFastFrontMatter } from './front-matter-fast.js';
 import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './item.js';
 
@@ -32,20 +33,60 @@ function inKeyOrder(value: unknown, order: readonly string[]): unknown {
  * Serializes an item to its file form: YAML front matter in a fixed key order (nested objects
  * too), empty optional collections omitted, then the Markdown body. The same item always yields
  * the same bytes, whatever order its objects' keys were built in.
+ *
+ * A block map's pairs and a block list's entries are written independently of each other, so
+ * the front matter is the concatenation of its pairs' YAML, and a list of comments (or
+ * acceptance criteria) the concatenation of its entries'. Each entry's YAML is kept by the
+ * entry object (items are immutable and a mutation reuses the entries it does not change), so
+ * a comment on an item with 1,000 comments writes one new entry instead of 1,000; the other
+ * pairs are written in runs of consecutive keys (docs/BENCHMARKS.md, writes).
  */
 export function serializeItem(item: Item): string {
-  const front: Record<string, unknown> = {};
+  let yaml = '';
+  let run: Record<string, unknown> = {};
+  let runKeys = 0;
+  const flush = () => {
+    if (runKeys > 0) yaml += stringify(run, STRINGIFY_OPTIONS);
+    run = {};
+    runKeys = 0;
+  };
   for (const key of ITEM_KEY_ORDER) {
     const value = item[key];
     if (value === undefined) continue;
     if (Array.isArray(value) && value.length === 0) continue;
     if (key === 'custom' && Object.keys(value as object).length === 0) continue;
     const nested = NESTED_KEY_ORDER[key];
-    front[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
+    if (LISTS_OF_ENTRIES.has(key) && nested) {
+      flush();
+      yaml += `${key}:\n`;
+      for (const entry of value as readonly object[]) yaml += entryYaml(key, entry, nested);
+      continue;
+    }
+    run[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
+    runKeys++;
   }
-  const yaml = stringify(front, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+  flush();
   const body = item.body.trim();
   return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
+}
+
+const STRINGIFY_OPTIONS = { lineWidth: 0, indent: 2, aliasDuplicateObjects: false } as const;
+/** The lists whose entries are written (and kept) one by one. */
+const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptance', 'comments']);
+/**
+ * The YAML of recently written list entries, by entry object. A speed-up only: a forgotten or
+ * bypassed entry is written again, to the same bytes.
+ */
+const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
+
+/** One entry of a top-level list, as its lines in the file (the list's own `key:` line excluded). */
+function entryYaml(key: string, entry: object, order: readonly string[]): string {
+  const kept = entryYamls.get(entry);
+  if (kept !== undefined) return kept;
+  const whole = stringify({ [key]: [inKeyOrder(entry, order)] }, STRINGIFY_OPTIONS);
+  const lines = whole.slice(whole.indexOf('\n') + 1);
+  entryYamls.set(entry, lines);
+  return lines;
 }
 
 /**

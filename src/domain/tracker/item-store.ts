@@ -20,6 +20,8 @@ export interface ParsedItem {
   readonly signature: FileSignature;
   readonly text: string;
   readonly item: Item;
+  /** The digest of `text`, once computed. */
+  readonly digest?: string;
 }
 
 /**
@@ -52,13 +54,27 @@ export class ItemStore {
     private readonly parsedItems = new BoundedCache<string, ParsedItem>('parsed items', PARSED_ITEMS_LIMIT),
   ) {}
 
-  /** Reads and parses an item file (CorruptDataError when it does not parse). */
+  /**
+   * Reads and parses an item file (CorruptDataError when it does not parse). The file is always
+   * read; when its text is the one of the remembered parse, that parse (and its digest) is
+   * reused, so a mutation of a large item neither parses nor hashes it again, and the item keeps
+   * its objects (which lets serializeItem reuse the YAML of unchanged list entries).
+   */
   async read(id: string): Promise<StoredItem | undefined> {
     const path = this.paths.itemFile(id);
-    const text = await this.fs.readText(path);
-    if (text === undefined) return undefined;
-    const item = parseItem(text, path);
-    return { item, text, digest: digestOf(this.hasher, text) };
+    const signature = await this.fs.stat(path);
+    const text = signature ? await this.fs.readText(path) : undefined;
+    if (text === undefined || !signature) return undefined;
+    const known = this.parsedItems.get(id);
+    if (known?.text === text) {
+      const digest = known.digest ?? digestOf(this.hasher, text);
+      if (known.digest === undefined) this.parsedItems.set(id, { ...known, digest });
+      return { item: known.item, text, digest };
+    }
+    const item = deepFreeze(parseItem(text, path));
+    const digest = digestOf(this.hasher, text);
+    this.parsedItems.set(id, { signature, text, item, digest });
+    return { item, text, digest };
   }
 
   /**
@@ -106,13 +122,18 @@ export class ItemStore {
     return serializeItem(item);
   }
 
-  /** Atomically replaces the item file; returns its new signature for the index. */
-  async writeText(id: string, text: string): Promise<FileSignature | undefined> {
+  /**
+   * Atomically replaces the item file; returns its new signature for the index. `item` (the
+   * item `text` encodes, frozen) is remembered as the file's parse.
+   */
+  async writeText(id: string, text: string, item?: Item): Promise<FileSignature | undefined> {
     const path = this.paths.itemFile(id);
     this.readsThisTurn.delete(id);
     await this.fs.writeAtomic(path, text);
     this.readsThisTurn.delete(id);
-    return this.fs.stat(path);
+    const signature = await this.fs.stat(path);
+    if (item && signature) this.parsedItems.set(id, { signature, text, item: deepFreeze(item) });
+    return signature;
   }
 
   async remove(id: string): Promise<void> {

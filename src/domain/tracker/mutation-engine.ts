@@ -161,7 +161,7 @@ export class MutationEngine {
   private async commit(itemId: string, next: Item | null, text: string | null): Promise<void> {
     const { store, index } = this.deps;
     if (next && text !== null) {
-      const sig = await store.writeText(itemId, text);
+      const sig = await store.writeText(itemId, text, next);
       if (sig) index.recordItem(next, sig);
     } else {
       await store.remove(itemId);

@@ -198,6 +198,26 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       );
     });
 
+    it('keeps searching comments right as they are added, edited and removed', () => {
+      const withComments = (n: number, comments: string) => put(entry('pm-a1', { comments: comments ? comments.split('\n').length : 0, text: { title: 'plain', body: 'body', comments } }), n);
+      const hits = (term: string) => [...store.searchCandidates({ terms: [term], phrase: term, requireAll: true, cap: 5, filter: {} })].map((c) => c.counts);
+      store.apply([withComments(1, 'first okapi note')]);
+      expect(hits('okapi')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(2, 'first okapi note\nsecond okapi and zebra')]);
+      expect(hits('okapi')).toEqual([[0, 0, 2]]);
+      expect(hits('zebra')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(3, 'second okapi and zebra\nthird walrus')]);
+      expect(hits('okapi')).toEqual([[0, 0, 1]]);
+      expect(hits('first')).toEqual([]);
+      expect(hits('walrus')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(4, '')]);
+      expect(hits('walrus')).toEqual([]);
+      store.apply([withComments(5, 'back again walrus')]);
+      expect(hits('walrus')).toEqual([[0, 0, 1]]);
+      store.apply([{ kind: 'gone', id: 'pm-a1' }]);
+      expect(hits('walrus')).toEqual([]);
+    });
+
     it('finds an item by its exact id even when no term matches, and caps counts', () => {
       store.apply([put(entry('pm-a1', { title: 'index index index index index index index', text: { title: 'index index index index index index index', body: 'indexindex', comments: '' } }), 1), put(entry('pm-b1'), 2)]);
       const [hit] = [...store.searchCandidates({ terms: ['index'], phrase: 'index', requireAll: true, cap: 5, filter: {} })];

@@ -78,3 +78,36 @@ describe('the fast front matter reader', () => {
     expect(readFastFrontMatter("title: 'it''s'\npriority: 3\ndone: true\n")).toEqual({ title: "it's", priority: 3, done: true });
   });
 });
+
+describe('serializeItem writes pairs and list entries one by one', () => {
+  it('gives exactly the bytes of one YAML stringify of the whole front matter, cached or not', async () => {
+    const { stringify } = await import('yaml');
+    const { BoundedCache } = await import('../../../../src/domain/util/bounded-cache.js');
+    const { ITEM_KEY_ORDER } = await import('../../../../src/domain/tracker/item.js');
+    const reference = (value: Item) => {
+      const front: Record<string, unknown> = {};
+      const order: Record<string, string[]> = { claim: ['holder', 'claimedAt', 'expiresAt'], closure: ['at', 'by', 'evidence'], comments: ['id', 'author', 'at', 'text'], acceptance: ['text', 'done'] };
+      const sorted = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries([...keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]), ...Object.keys(o).filter((k) => !keys.includes(k)).sort().map((k) => [k, o[k]])]);
+      for (const key of ITEM_KEY_ORDER) {
+        const v = value[key] as unknown;
+        if (v === undefined || (Array.isArray(v) && v.length === 0) || (key === 'custom' && Object.keys(v as object).length === 0)) continue;
+        const keys = order[key];
+        front[key] = key === 'custom' ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : keys ? (Array.isArray(v) ? v.map((e) => sorted(e as Record<string, unknown>, keys)) : sorted(v as Record<string, unknown>, keys)) : v;
+      }
+      const body = value.body.trim();
+      return `---\n${stringify(front, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false })}---\n${body ? `\n${body}\n` : ''}`;
+    };
+    const random = prng(3);
+    for (let n = 0; n < 400; n++) {
+      const base = item(random);
+      const multi = { ...base, comments: [...base.comments, { id: 'c-2', author: 'al', at: '2026-01-03T00:00:00.000Z', text: 'line one\nline two: x' }], acceptance: [...base.acceptance, { text: '#hash', done: true }], claim: { holder: 'z', claimedAt: '2026-01-02T00:00:00.000Z', expiresAt: '2026-01-02T01:00:00.000Z' } };
+      for (const value of [base, multi]) {
+        expect(serializeItem(value)).toBe(reference(value));
+        expect(serializeItem(value)).toBe(reference(value));
+        BoundedCache.bypass(true);
+        expect(serializeItem(value)).toBe(reference(value));
+        BoundedCache.bypass(false);
+      }
+    }
+  });
+});
