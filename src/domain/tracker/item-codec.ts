@@ -37,9 +37,8 @@ function inKeyOrder(value: unknown, order: readonly string[]): unknown {
  * A block map's pairs and a block list's entries are written independently of each other, so
  * the front matter is the concatenation of its pairs' YAML, and a list of comments (or
  * acceptance criteria) the concatenation of its entries'. Each entry's YAML is kept by the
- * entry object (items are immutable and a mutation reuses the entries it does not change), so
- * a comment on an item with 1,000 comments writes one new entry instead of 1,000; the other
- * pairs are written in runs of consecutive keys (docs/BENCHMARKS.md, writes).
+ * entry object, so a comment on an item with 1,000 comments writes one new entry instead of 1,000;
+ * the other pairs are written in runs of consecutive keys (docs/BENCHMARKS.md, writes).
  */
 export function serializeItem(item: Item): string {
   let yaml = '';
@@ -70,12 +69,29 @@ export function serializeItem(item: Item): string {
   return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
 }
 
+/**
+ * `item` with its keys in the order parsing yields them (the schema's, body last; claim and
+ * closure in their schema order), so code that walks keys (diffDocuments) sees a remembered
+ * written item exactly as it would see the parse of its file. List entries are kept as they are.
+ */
+export function inParseOrder(item: Item): Item {
+  const out: Record<string, unknown> = {};
+  for (const key of ITEM_KEY_ORDER) {
+    const value = item[key];
+    if (value === undefined) continue;
+    out[key] = (key === 'claim' || key === 'closure') ? inKeyOrder(value, NESTED_KEY_ORDER[key]!) : value;
+  }
+  out.body = item.body;
+  return out as unknown as Item;
+}
+
 const STRINGIFY_OPTIONS = { lineWidth: 0, indent: 2, aliasDuplicateObjects: false } as const;
 /** The lists whose entries are written (and kept) one by one. */
 const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptance', 'comments']);
 /**
- * The YAML of recently written list entries, by entry object. A speed-up only: a forgotten or
- * bypassed entry is written again, to the same bytes.
+ * The YAML of recently written list entries, by (frozen) entry object: items are immutable and
+ * a mutation keeps the entries it does not change. A speed-up only: a forgotten or bypassed
+ * entry is written again, to the same bytes.
  */
 const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
 
@@ -85,7 +101,8 @@ function entryYaml(key: string, entry: object, order: readonly string[]): string
   if (kept !== undefined) return kept;
   const whole = stringify({ [key]: [inKeyOrder(entry, order)] }, STRINGIFY_OPTIONS);
   const lines = whole.slice(whole.indexOf('\n') + 1);
-  entryYamls.set(entry, lines);
+  // Only a frozen entry can be remembered by identity: it cannot change after this.
+  if (Object.isFrozen(entry)) entryYamls.set(entry, lines);
   return lines;
 }
 
