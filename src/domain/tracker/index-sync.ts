@@ -68,6 +68,7 @@ export class IndexSync {
   private queued: Promise<void> | undefined;
   private stopWatch: (() => void) | undefined;
   private readonly dirty = new Set<string>();
+  private readonly pending: IndexChange[] = [];
   private rescan = true;
   private directoryIno: number | undefined;
 
@@ -98,16 +99,26 @@ export class IndexSync {
     return this.queued;
   }
 
-  /** Records an item this process just wrote (under the write lock, right after the file). */
+  /**
+   * Records an item this process just wrote (under the write lock, right after the file). The
+   * record is applied by {@link flushRecords}, which the writer calls before it releases the
+   * lock, or by the next {@link refresh} of this process, whichever comes first.
+   */
   recordItem(item: Item, signature: FileSignature): void {
-    this.store.open();
-    this.store.apply([{ kind: 'item', item: toIndexEntry(item), file: this.fileOf(item.id, signature, this.clock.now()) }]);
+    this.pending.push({ kind: 'item', item: toIndexEntry(item), file: this.fileOf(item.id, signature, this.clock.now()) });
   }
 
-  /** Records that this process just removed an item's file. */
+  /** Records that this process just removed an item's file (applied like {@link recordItem}). */
   recordRemoval(id: string): void {
+    this.pending.push({ kind: 'gone', id });
+  }
+
+  /** Applies the pending records of this process's writes in one transaction. */
+  flushRecords(): void {
+    if (this.pending.length === 0) return;
+    const changes = this.pending.splice(0);
     this.store.open();
-    this.store.apply([{ kind: 'gone', id }]);
+    this.store.apply(changes);
   }
 
   /** Stops the watch (long-lived hosts on exit). */
@@ -123,6 +134,7 @@ export class IndexSync {
   }
 
   private async check(): Promise<void> {
+    this.flushRecords();
     const opening = this.store.open();
     if (opening.created) {
       this.rescan = true;
