@@ -31,7 +31,7 @@ export function filterSql(filter: IndexFilter): SqlCondition {
   if (filter.text !== undefined) {
     const match = trigramMatch([filter.text], 'AND');
     if (match) add('i.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)', match);
-    add('(instr(i.title_lc, ?) > 0 OR instr(i.body_lc, ?) > 0)', filter.text, filter.text);
+    add('(instr(i.title_lc, ?) > 0 OR instr((SELECT body_lc FROM texts WHERE rid = i.rid), ?) > 0)', filter.text, filter.text);
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 }
@@ -67,8 +67,10 @@ export function sortColumns(sort: readonly IndexSortField[]): string[] {
   return sort.map((field) => SORT_COLUMNS[field]);
 }
 
-/** The columns an {@link IndexedItem} is read from, in {@link rowToItem}'s order. */
-export const ITEM_COLUMNS = 'i.id, i.title, i.type, i.status, i.priority, i.tags, i.parent, i.assignee, i.claim_holder, i.claim_expires, i.blocked_by, i.related, i.created, i.updated, i.revision, i.comments, i.title_lc, i.body_lc, i.comments_lc';
+/** The columns an {@link IndexedItem} is read from (items i joined with texts t), in {@link rowToItem}'s order. */
+export const ITEM_COLUMNS = 'i.id, i.title, i.type, i.status, i.priority, i.tags, i.parent, i.assignee, i.claim_holder, i.claim_expires, i.blocked_by, i.related, i.created, i.updated, i.revision, i.comments, i.title_lc, t.body_lc, t.comments_lc';
+/** The tables {@link ITEM_COLUMNS} come from. */
+export const ITEM_SOURCE = 'items i JOIN texts t ON t.rid = i.rid';
 
 export type ItemRow = [string, string, string, string, number, string, string | null, string | null, string | null, string | null, string, string, string, string, number, number, string, string, string];
 
@@ -95,13 +97,14 @@ export function rowToItem(row: ItemRow): IndexedItem {
   };
 }
 
-/** The values of an item's `items` row, in the INSERT's column order (after rid). */
+/** The values of an item's `items` row, in {@link ITEM_INSERT_COLUMNS}' order (after rid). */
 export function itemValues(item: IndexedItem): unknown[] {
   return [
     item.id, item.title, item.type, item.status, item.priority, JSON.stringify(item.tags), item.parent ?? null, item.assignee ?? null,
     item.claimHolder ?? null, item.claimExpiresAt ?? null, JSON.stringify(item.blockedBy), JSON.stringify(item.related), item.created,
-    item.updated, item.revision, item.comments, item.text.title, item.text.body, item.text.comments,
+    item.updated, item.revision, item.comments, item.text.title,
   ];
 }
 
-export const ITEM_INSERT_COLUMNS = 'id, title, type, status, priority, tags, parent, assignee, claim_holder, claim_expires, blocked_by, related, created, updated, revision, comments, title_lc, body_lc, comments_lc';
+export const ITEM_INSERT_COLUMNS = 'id, title, type, status, priority, tags, parent, assignee, claim_holder, claim_expires, blocked_by, related, created, updated, revision, comments, title_lc';
+export const ITEM_INSERT_COUNT = 17;

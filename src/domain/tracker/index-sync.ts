@@ -175,21 +175,17 @@ export class IndexSync {
   private async sweep(): Promise<void> {
     const scannedAt = this.clock.now();
     const entries = await this.fs.scan(this.paths.items);
-    const seen = new Map<string, FileSignature>();
     const others: string[] = [];
     let sum = 0;
     for (const { name, signature } of entries) {
-      if (!name.endsWith('.md')) {
-        others.push(name);
-        continue;
-      }
-      const id = name.slice(0, -3);
-      seen.set(id, signature);
-      sum = addHash(sum, fileHash(id, signature));
+      if (name.endsWith('.md')) sum = addHash(sum, fileHash(name.slice(0, -3), signature));
+      else others.push(name);
     }
     if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
     const reread = new Set<string>();
     if (sum !== this.store.digest()) {
+      const seen = new Map<string, FileSignature>();
+      for (const { name, signature } of entries) if (name.endsWith('.md')) seen.set(name.slice(0, -3), signature);
       const recorded = this.store.files();
       const stale: (Stale & { signature: FileSignature })[] = [];
       for (const [id, signature] of seen) {
