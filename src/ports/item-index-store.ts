@@ -46,6 +46,17 @@ export interface IndexedFile {
   readonly racy: boolean;
 }
 
+/** One file of a directory scan, as {@link ItemIndexStore.compareFiles} takes it. */
+export interface ScannedFile {
+  readonly id: string;
+  readonly hash: number;
+}
+
+export interface FileComparison {
+  readonly changed: readonly { readonly index: number; readonly expected: FileSignature | null }[];
+  readonly gone: readonly { readonly id: string; readonly expected: FileSignature }[];
+}
+
 /**
  * One change to the index. `expected` makes it conditional (compare and swap): it applies only
  * while the file recorded for the id is still the one given (`null`: no record at all), so a
@@ -187,6 +198,12 @@ export interface ItemIndexStore {
   recomputeDigest(): number;
   /** Every recorded file, by id (items and problems). */
   files(): Map<string, IndexedFile>;
+  /**
+   * Compares a directory scan (each file's id and hash) with the recorded files: the positions
+   * in `scanned` of files recorded with another hash or not at all (with the recorded signature,
+   * null when none), and the recorded files the scan did not find.
+   */
+  compareFiles(scanned: readonly ScannedFile[]): FileComparison;
   /** The recorded file of one id. */
   fileOf(id: string): IndexedFile | undefined;
   /** The ids whose recorded file is marked racy. */

@@ -1,5 +1,6 @@
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
+  FileComparison,
   IndexChange,
   IndexedFile,
   IndexedItem,
@@ -13,6 +14,7 @@ import type {
   ItemIndexStore,
   Readiness,
   ReadinessQuery,
+  ScannedFile,
   SearchCandidate,
   SearchCandidatesQuery,
 } from '../../ports/item-index-store.js';
@@ -68,6 +70,18 @@ export class MemoryItemIndex implements ItemIndexStore {
 
   files(): Map<string, IndexedFile> {
     return new Map([...this.rows].map(([id, row]) => [id, row.file]));
+  }
+
+  compareFiles(scanned: readonly ScannedFile[]): FileComparison {
+    const seen = new Set<string>();
+    const changed: { index: number; expected: FileSignature | null }[] = [];
+    scanned.forEach(({ id, hash }, index) => {
+      seen.add(id);
+      const file = this.rows.get(id)?.file;
+      if (!file || file.hash !== hash) changed.push({ index, expected: file?.signature ?? null });
+    });
+    const gone = [...this.rows].filter(([id]) => !seen.has(id)).map(([id, row]) => ({ id, expected: row.file.signature }));
+    return { changed, gone };
   }
 
   fileOf(id: string): IndexedFile | undefined {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
+  FileComparison,
   IndexChange,
   IndexedFile,
   IndexedItem,
@@ -15,6 +16,7 @@ import type {
   ItemIndexStore,
   Readiness,
   ReadinessQuery,
+  ScannedFile,
   SearchCandidate,
   SearchCandidatesQuery,
 } from '../../ports/item-index-store.js';
@@ -25,8 +27,6 @@ type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 
 const DIGEST_MODULUS = 2 ** 48;
-/** The most of the database file mapped into memory (address space, not resident memory). */
-const MMAP_BYTES = 1 << 30;
 /** How long a statement waits for another process's write to the database (ms). */
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -119,6 +119,19 @@ export class SqliteItemIndex implements ItemIndexStore {
       out.set(id, { signature: { size, mtimeMs, ino }, hash, racy: racy === 1 });
     }
     return out;
+  }
+
+  /** The comparison runs in SQL over the scan passed as one JSON array, so 100k recorded files never become JavaScript objects. */
+  compareFiles(scanned: readonly ScannedFile[]): FileComparison {
+    const json = JSON.stringify(scanned.map(({ id, hash }) => [id, hash]));
+    const read = this.requireDb().transaction(() => {
+      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(?)) SELECT s.i, f.size, f.mtime, f.ino FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null][])
+        .map(([index, size, mtimeMs, ino]) => ({ index, expected: size === null ? null : { size, mtimeMs: mtimeMs!, ino: ino! } }));
+      const gone = (this.stmt('SELECT id, size, mtime, ino FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(?))').raw().all(json) as [string, number, number, number][])
+        .map(([id, size, mtimeMs, ino]) => ({ id, expected: { size, mtimeMs, ino } }));
+      return { changed, gone };
+    });
+    return read.deferred();
   }
 
   fileOf(id: string): IndexedFile | undefined {
@@ -341,9 +354,6 @@ export class SqliteItemIndex implements ItemIndexStore {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      // Pages are read through a memory map, not one read call each (a scan of 40k rows of a
-      // one-shot process, whose page cache starts empty, otherwise costs 40k system calls).
-      db.pragma(`mmap_size = ${MMAP_BYTES}`);
       this.ino = statSync(this.path).ino;
     } catch (error) {
       db.close();

@@ -184,17 +184,15 @@ export class IndexSync {
     if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
     const reread = new Set<string>();
     if (sum !== this.store.digest()) {
-      const seen = new Map<string, FileSignature>();
-      for (const { name, signature } of entries) if (name.endsWith('.md')) seen.set(name.slice(0, -3), signature);
-      const recorded = this.store.files();
-      const stale: (Stale & { signature: FileSignature })[] = [];
-      for (const [id, signature] of seen) {
-        const known = recorded.get(id);
-        if (!known || !sameSignature(known.signature, signature)) stale.push({ id, expected: known?.signature ?? null, signature });
+      const files: { id: string; hash: number; signature: FileSignature }[] = [];
+      for (const { name, signature } of entries) {
+        if (!name.endsWith('.md')) continue;
+        const id = name.slice(0, -3);
+        files.push({ id, hash: fileHash(id, signature), signature });
       }
-      const gone: IndexChange[] = [];
-      for (const [id, known] of recorded) if (!seen.has(id)) gone.push({ kind: 'gone', id, expected: known.signature });
-      this.store.apply(gone);
+      const { changed, gone } = this.store.compareFiles(files);
+      this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
+      const stale = changed.map(({ index, expected }) => ({ ...files[index]!, expected }));
       await this.reread(stale, scannedAt);
       for (const { id } of stale) reread.add(id);
       if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();

@@ -123,6 +123,14 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(store.digest()).toBe(0);
     });
 
+    it('compares a directory scan with the recorded files', () => {
+      store.apply([put(entry('pm-a1'), 1, { hash: 11 }), put(entry('pm-b1'), 2, { hash: 22 }), { kind: 'problem', problem: { id: 'pm-c1', message: 'x' }, file: { signature: sig(3), hash: 33, racy: false } }]);
+      const result = store.compareFiles([{ id: 'pm-b1', hash: 22 }, { id: 'pm-a1', hash: 12 }, { id: 'pm-new', hash: 5 }]);
+      expect([...result.changed].sort((x, y) => x.index - y.index)).toEqual([{ index: 1, expected: sig(1) }, { index: 2, expected: null }]);
+      expect(result.gone).toEqual([{ id: 'pm-c1', expected: sig(3) }]);
+      expect(store.compareFiles([])).toEqual({ changed: [], gone: expect.arrayContaining([{ id: 'pm-a1', expected: sig(1) }]) });
+    });
+
     it('keeps unreadable files apart from items', () => {
       store.apply([put(entry('pm-a1')), { kind: 'problem', problem: { id: 'pm-b1', message: 'broken' }, file: { signature: sig(2), hash: 7, racy: false } }]);
       expect(store.problems()).toEqual([{ id: 'pm-b1', message: 'broken' }]);
