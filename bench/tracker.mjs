@@ -1,10 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench:tracker`: the tracker benchmark (docs/BENCHMARKS.md "bench:tracker"). Seeds a temp
-// tracker to 1k, 10k and 100k items and measures, at each scale, create/get/update through the
-// real Tracker (node adapters, real composition), list (filtered, limit 50), next and search
-// warm, the cold first query of a fresh process with and without the index snapshot, and peak
-// RSS. Prints a table plus growth from the smallest to the largest scale and writes the full
-// results as JSON to bench/results/. Options: --scales=1000,10000  --quick (fewer samples).
+// tracker to 1k, 10k and 100k items and measures, at each scale:
+// - one-shot CLI invocations of the bundled `pm` (get, list --limit 50, next, search, update),
+//   each sample paired with a `node -e 0` run just before it, with the ratio to that floor and
+//   the peak RSS of one invocation;
+// - the first query of a fresh clone (no index) and the next query after 1,000 items changed
+//   outside pm (renamed over, as git writes them);
+// - pm-mcp over stdio: tools/call pm_list, pm_next, pm_search latency (p50/p99) and peak RSS;
+// - in-process (a long-lived host, as before): create/get/update through the real Tracker (node
+//   adapters, real composition, the index followed by a directory watch), list (filtered,
+//   limit 50), next and search warm, and the cold first query of a fresh process.
+// Prints tables and target checks and writes the full results as JSON to bench/results/.
+// Options: --scales=1000,10000  --quick (fewer samples).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,6 +25,7 @@ import { settingsFromEnv } from '../dist/composition/settings.js';
 import { initTracker } from '../dist/domain/tracker/init.js';
 import { FILTERS, PEOPLE, TAGS, prng, skewed, vocabulary } from './lib/dataset.mjs';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
+import { afterExternalChange, firstQuery, measureCli, measureMcp } from './lib/one-shot.mjs';
 import { seedItems } from './lib/seed.mjs';
 import { fmt, round, summarize, table } from './lib/stats.mjs';
 
@@ -30,6 +38,11 @@ const SAMPLES = quick
   : { create: 100, get: 300, update: 200, list: 40, next: 40, search: 40 };
 const WARM_UP = quick ? { get: 30, update: 20, create: 5 } : { get: 150, update: 80, create: 20 };
 const TARGETS = { get: 5, update: 5, list: 100, next: 100, search: 100 };
+const CLI_SAMPLES = quick ? 3 : 5;
+const MCP_CALLS = quick ? 60 : 200;
+const CLI_OPS = ['get', 'list', 'next', 'search', 'update'];
+/** The one-shot targets: ratio to `node -e 0` per scale, RSS, first query, after a pull, pm-mcp. */
+const CLI_TARGETS = { ratio: { 10000: 3, 100000: 5 }, rssMb: 120, firstQueryMs: 20_000, afterChangeMs: 2000, mcpRssMb: 200, mcpP99Ms: 20 };
 const OPS = ['create', 'get', 'update', 'list', 'next', 'search'];
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-bench-'));
@@ -38,7 +51,7 @@ const cleanup = () => rmSync(dir, { recursive: true, force: true });
 process.on('SIGINT', () => { cleanup(); process.exit(130); });
 
 async function openTracker() {
-  const container = await buildContainer(settingsFromEnv({ PM_ROOT: root, PM_ACTOR: 'bench' }, dir, 'bench'));
+  const container = await buildContainer(settingsFromEnv({ PM_ROOT: root, PM_ACTOR: 'bench' }, dir, 'bench'), 'node', { index: { follow: 'watch' } });
   return container.getAsync(IDS.Tracker);
 }
 
@@ -71,8 +84,7 @@ async function measureScale(scale, state) {
   state.count = scale;
   const seedMs = performance.now() - seedStart;
 
-  rmSync(join(root, '.runtime', 'index.json'), { force: true });
-  const coldNoSnapshot = coldOpen();
+  const fresh = firstQuery(root);
   const coldWithSnapshot = coldOpen();
 
   const tracker = await openTracker();
@@ -120,6 +132,9 @@ async function measureScale(scale, state) {
   // The first list after a burst of writes follows the changes log: report it separately.
   const listAfterWritesMs = await time(() => tracker.list(FILTERS[0]));
   await tracker.dispose();
+  const cli = measureCli(root, state, random, CLI_SAMPLES);
+  const pulled = afterExternalChange(root, state, random, Math.min(1000, Math.floor(scale / 10)));
+  const mcp = await measureMcp(root, state, random, MCP_CALLS);
   const stats = Object.fromEntries(OPS.map((op) => [op, summarize(samples[op])]));
   return {
     scale,
@@ -128,8 +143,11 @@ async function measureScale(scale, state) {
     ops: stats,
     inProcessFirstQueryMs: round(firstQueryMs),
     listAfterWritesMs: round(listAfterWritesMs),
-    coldNoSnapshot: roundAll(coldNoSnapshot),
+    firstQuery: fresh,
     coldWithSnapshot: roundAll(coldWithSnapshot),
+    cli,
+    afterExternalChange: pulled,
+    mcp,
     peakRssMb: round(process.resourceUsage().maxRSS / 1024),
   };
 }
@@ -149,16 +167,15 @@ function report(results, loadAtStart, loadAtEnd) {
   const header = ['operation', ...results.flatMap((r) => [`${label(r.scale)} med`, `${label(r.scale)} p99`]), `med ${label(first.scale)}→${label(last.scale)}`];
   const rows = OPS.map((op) => [op, ...results.flatMap((r) => [fmt(r.ops[op].median), fmt(r.ops[op].p99)]), growth(first.ops[op].median, last.ops[op].median)]);
   const once = (name, pick) => [name, ...results.flatMap((r) => [fmt(pick(r)), '']), growth(pick(first), pick(last))];
-  rows.push(once('cold: fresh process, no snapshot', (r) => r.coldNoSnapshot.openMs + r.coldNoSnapshot.firstQueryMs));
-  rows.push(once('cold: fresh process, snapshot', (r) => r.coldWithSnapshot.openMs + r.coldWithSnapshot.firstQueryMs));
+  rows.push(once('cold: fresh process, index present', (r) => r.coldWithSnapshot.openMs + r.coldWithSnapshot.firstQueryMs));
   rows.push(once('cold: whole process (wall)', (r) => r.coldWithSnapshot.processWallMs));
   rows.push(once('first query, in-process', (r) => r.inProcessFirstQueryMs));
   rows.push(once(`list after ${SAMPLES.update + SAMPLES.create} writes`, (r) => r.listAfterWritesMs));
   rows.push(once('peak RSS MB (bench process)', (r) => r.peakRssMb));
-  rows.push(once('peak RSS MB (cold child, no snapshot)', (r) => r.coldNoSnapshot.rssMb));
-  rows.push(once('peak RSS MB (cold child, snapshot)', (r) => r.coldWithSnapshot.rssMb));
-  console.log(`\nTimes in ms (median / p99); ${cpus().length} CPUs, node ${process.version}, load average ${loadAtStart} at start, ${loadAtEnd} at end\n`);
+  rows.push(once('peak RSS MB (cold child, index present)', (r) => r.coldWithSnapshot.rssMb));
+  console.log(`\nIn process (a long-lived host). Times in ms (median / p99); ${cpus().length} CPUs, node ${process.version}, load average ${loadAtStart} at start, ${loadAtEnd} at end\n`);
   console.log(table(header, rows));
+  reportOneShot(results);
   if (Math.max(loadAtStart, loadAtEnd) > cpus().length) {
     console.log(`\nNote: the load average exceeded the number of CPUs; other processes shared the machine and these times are inflated.`);
   }
@@ -167,6 +184,37 @@ function report(results, loadAtStart, loadAtEnd) {
     for (const [op, target] of Object.entries(TARGETS)) {
       const median = last.ops[op].median;
       console.log(`  ${op.padEnd(7)} median ${fmt(median).padStart(7)} ms  target < ${target} ms  ${median < target ? 'ok' : 'MISSED'}`);
+    }
+  }
+}
+
+function reportOneShot(results) {
+  const label = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+  const header = ['one-shot CLI', ...results.flatMap((r) => [`${label(r.scale)} ms`, 'x floor', 'RSS MB'])];
+  const rows = CLI_OPS.map((op) => [op, ...results.flatMap((r) => [fmt(r.cli[op].medianMs), `${r.cli[op].ratio.toFixed(1)}x`, fmt(r.cli[op].peakRssMb)])]);
+  rows.push(['node -e 0 (floor)', ...results.flatMap((r) => [fmt(r.cli.list.floorMs), '', ''])]);
+  rows.push(['first query, no index', ...results.flatMap((r) => [fmt(r.firstQuery.ms), `${(r.firstQuery.ms / r.firstQuery.floorMs).toFixed(1)}x`, fmt(r.firstQuery.peakRssMb)])]);
+  rows.push(['list after N external changes', ...results.flatMap((r) => [`${fmt(r.afterExternalChange.ms)} (N=${r.afterExternalChange.changed})`, '', fmt(r.afterExternalChange.peakRssMb)])]);
+  console.log(`\nOne invocation of bin/pm.cjs (median of ${CLI_SAMPLES}, each after a node -e 0 in the same run)\n`);
+  console.log(table(header, rows));
+  const mcpHeader = ['pm-mcp tools/call', ...results.flatMap((r) => [`${label(r.scale)} p50`, 'p99'])];
+  const mcpRows = ['pm_list', 'pm_next', 'pm_search'].map((tool) => [tool, ...results.flatMap((r) => [fmt(r.mcp[tool].p50), fmt(r.mcp[tool].p99)])]);
+  mcpRows.push(['first call (full check)', ...results.flatMap((r) => [fmt(r.mcp.firstCallMs), ''])]);
+  mcpRows.push(['peak RSS MB', ...results.flatMap((r) => [fmt(r.mcp.peakRssMb), ''])]);
+  console.log(`\npm-mcp over stdio, ${MCP_CALLS} sequential calls per tool (ms)\n`);
+  console.log(table(mcpHeader, mcpRows));
+  console.log('\nOne-shot targets:');
+  const verdict = (ok) => (ok ? 'ok' : 'MISSED');
+  for (const r of results) {
+    const limit = CLI_TARGETS.ratio[r.scale];
+    if (limit) for (const op of CLI_OPS) console.log(`  ${label(r.scale).padEnd(5)} ${op.padEnd(7)} ${r.cli[op].ratio.toFixed(1)}x floor  target <= ${limit}x  ${verdict(r.cli[op].ratio <= limit)}`);
+    if (r.scale >= 100_000) {
+      const rss = Math.max(...CLI_OPS.map((op) => r.cli[op].peakRssMb));
+      console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation ${fmt(rss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(rss <= CLI_TARGETS.rssMb)}`);
+      console.log(`  ${label(r.scale).padEnd(5)} first query, no index ${fmt(r.firstQuery.ms)} ms  target <= ${CLI_TARGETS.firstQueryMs}  ${verdict(r.firstQuery.ms <= CLI_TARGETS.firstQueryMs)}`);
+      console.log(`  ${label(r.scale).padEnd(5)} list after ${r.afterExternalChange.changed} external changes ${fmt(r.afterExternalChange.ms)} ms  target <= ${CLI_TARGETS.afterChangeMs}  ${verdict(r.afterExternalChange.ms <= CLI_TARGETS.afterChangeMs)}`);
+      console.log(`  ${label(r.scale).padEnd(5)} pm-mcp peak RSS ${fmt(r.mcp.peakRssMb)} MB  target <= ${CLI_TARGETS.mcpRssMb}  ${verdict(r.mcp.peakRssMb <= CLI_TARGETS.mcpRssMb)}`);
+      for (const tool of ['pm_list', 'pm_next', 'pm_search']) console.log(`  ${label(r.scale).padEnd(5)} ${tool} p99 ${fmt(r.mcp[tool].p99)} ms  target <= ${CLI_TARGETS.mcpP99Ms}  ${verdict(r.mcp[tool].p99 <= CLI_TARGETS.mcpP99Ms)}`);
     }
   }
 }
@@ -188,7 +236,7 @@ try {
   const loadAtEnd = load();
   report(results, loadAtStart, loadAtEnd);
   const machine = machineInfo({ start: loadAtStart, end: loadAtEnd });
-  saveBenchResult('tracker', { date: new Date().toISOString(), machine, samples: SAMPLES, targets: TARGETS, results }, benchStarted);
+  saveBenchResult('tracker', { date: new Date().toISOString(), machine, samples: SAMPLES, cliSamples: CLI_SAMPLES, mcpCalls: MCP_CALLS, targets: TARGETS, cliTargets: CLI_TARGETS, results }, benchStarted);
 } finally {
   cleanup();
 }

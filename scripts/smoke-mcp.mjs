@@ -345,14 +345,16 @@ async function main() {
     if (!packOk) return;
     await check('tarball contents: dist/, bin/, skills/, no tests', () => checkTarballFiles(packed.files.map((f) => f.path), pkg));
 
-    // 3. One install into a fresh consumer, while npx prepares its own copy of the tarball.
+    // 3. One install into a fresh consumer, while npx prepares its own copy of the tarball. Each
+    // builds better-sqlite3's native module from source where no prebuilt binary can be
+    // fetched (minutes on 2 cores, both at once), hence the long timeouts.
     const consumer = join(work, 'consumer');
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'pm-smoke-consumer', version: '1.0.0', private: true }, null, 2)}\n`);
     const npxArgs = ['--yes', '--prefer-offline', '--package', tarball];
     const [installed, npxReady] = await Promise.all([
-      check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 240_000 }).then(() => consumer)),
-      check('npx --package <tarball> resolves the launcher', () => run('npx', [...npxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 240_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)),
+      check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer)),
+      check('npx --package <tarball> resolves the launcher', () => run('npx', [...npxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 720_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)),
     ]);
 
     const binDir = join(consumer, 'node_modules', '.bin');

@@ -6,13 +6,13 @@
 import {
   MemoryFileSystem, ManualClock, SeededIdSource, PureSha256Hasher, MemoryLocker,
   initTracker, Tracker, createPmTrackerMcpServer, createPmMcpMethodRegistry, PmMcpDispatcher,
-  MemoryTransport, PM_MCP_PROTOCOL_VERSION,
+  MemoryTransport, MemoryItemIndex, PM_MCP_PROTOCOL_VERSION,
 } from '../../src/sdk/index.js';
 
 export async function embedPm(): Promise<{ created: string; discover: unknown; call: unknown }> {
   const fs = new MemoryFileSystem();
   const clock = new ManualClock('2026-11-29T12:00:00Z');
-  const ports = { fs, clock, ids: new SeededIdSource(1), hasher: new PureSha256Hasher(), locker: new MemoryLocker(clock) };
+  const ports = { fs, clock, ids: new SeededIdSource(1), hasher: new PureSha256Hasher(), locker: new MemoryLocker(clock), index: new MemoryItemIndex() };
 
   await initTracker(fs, '/workspace/.agents/pm');
   const tracker = await Tracker.open(ports, '/workspace/.agents/pm', { defaultActor: 'host-bot' });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { wantsJson } from '../adapters/cli/argv.js';
 import type { CliIo, CliServices, GlobalOptions } from '../adapters/cli/command.js';
 import { NodeCliIo } from '../adapters/cli/node-cli-io.js';
+import { progressBar } from '../adapters/cli/progress-bar.js';
 import { runCli } from '../adapters/cli/run-cli.js';
 import { UsageError } from '../adapters/cli/usage-error.js';
 import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
@@ -24,16 +25,17 @@ export interface CliMainOptions {
  * The composition root of the `pm` CLI: parses settings once (environment plus --actor and
  * --root), builds the container lazily (so --help works anywhere), runs the command, and maps
  * every failure to a message and an exit code here and only here. Resolves to the exit code;
- * bin/pm.cjs then exits the process, which also ends the index's directory watch. The tracker is
- * deliberately not disposed: that would rewrite the whole index snapshot on every command, and
- * the index repairs itself from the changes log at the next start anyway.
+ * bin/pm.cjs then exits the process. The tracker is not disposed: every write already reached
+ * the index in its own transaction, and a one-shot process watches nothing. A long rebuild of
+ * the index draws a progress bar when stderr is a terminal.
  */
 export async function main(argv: readonly string[], options: CliMainOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const io = options.io ?? new NodeCliIo(cwd);
   try {
-    const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd));
+    const progress = options.io === undefined && process.stderr.isTTY ? progressBar(process.stderr, 'pm: indexing items') : undefined;
+    const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd), progress);
     return await runCli(argv, { io, services, version: packageVersion() });
   } catch (error) {
     return reportFailure(error, io, { json: wantsJson(argv), debug: env.PM_DEBUG === '1' });
@@ -84,9 +86,9 @@ function settingsFor(globals: GlobalOptions, env: NodeJS.ProcessEnv, cwd: string
 }
 
 /** The CLI's services over its composed graph, built on first use (so --help works anywhere). */
-function lazyServices(settings: () => Settings): CliServices {
+function lazyServices(settings: () => Settings, progress?: (done: number, total: number) => void): CliServices {
   let app: Promise<CliApp> | undefined;
-  const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'))));
+  const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'), progress)));
   return {
     tracker: async () => (await composed()).tracker(),
     skills: async () => (await composed()).skills(),

@@ -22,10 +22,12 @@ export interface CliApp {
 
 /**
  * The CLI's graph (see compose-server.ts for the rule every compose function follows). The
- * tracker is resolved on first use: `pm init` runs where there is none yet.
+ * tracker is resolved on first use: `pm init` runs where there is none yet. A one-shot process
+ * checks every item file against the index before each query; `progress` is told how far a long
+ * rebuild of the index has come.
  */
-export async function composeCli(settings: Settings, log: ProcessLog): Promise<CliApp> {
-  const container = await buildContainer(settings, 'node', { log });
+export async function composeCli(settings: Settings, log: ProcessLog, progress?: (done: number, total: number) => void): Promise<CliApp> {
+  const container = await buildContainer(settings, 'node', { log, index: { follow: 'check', ...(progress ? { progress } : {}) } });
   const fs = await container.getAsync(IDS.FileSystem);
   const skills = async () => {
     const root = await container.getAsync(IDS.TrackerRoot);

@@ -68,6 +68,7 @@ export async function composeHttpServer(
     bind(IDS.HttpListener).toConstantValue(http.listener);
   });
   const container = await buildContainer(settings, 'node', {
+    index: { follow: 'watch' },
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
     authorization: httpAuthModule,

@@ -16,6 +16,7 @@ export function stdioTransportModule(input: Readable, output: Writable): Contain
 /** pm-mcp's graph over `input`/`output` (see compose-server.ts). */
 export async function composeStdioServer(settings: Settings, streams: { readonly input: Readable; readonly output: Writable }, options: McpServerComposeOptions): Promise<McpServerApp> {
   const container = await buildContainer(settings, 'node', {
+    index: { follow: 'watch' },
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
     modules: [stdioTransportModule(streams.input, streams.output)],

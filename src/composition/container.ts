@@ -6,7 +6,7 @@ import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-mo
 import { stderrLog, type ProcessLog } from './process-log.js';
 import { serverExtensionsModule } from './server-extensions-module.js';
 import { pmPackageSkillsDir } from './skills-composition.js';
-import { IDS } from './service-ids.js';
+import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { trackerModule } from './tracker-module.js';
 
@@ -22,6 +22,11 @@ export interface ContainerOptions {
   readonly authorization?: ContainerModule;
   /** The process's own modules (its transport, its constants). */
   readonly modules?: readonly ContainerModule[];
+  /**
+   * How the tracker follows its files (default: check every file before each query, as a
+   * one-shot process must; long-lived servers watch).
+   */
+  readonly index?: TrackerIndexMode;
 }
 
 /**
@@ -35,6 +40,7 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.Log).toConstantValue(options.log ?? stderrLog('pm'));
     bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
     bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
+    bind(IDS.TrackerIndexMode).toConstantValue(options.index ?? { follow: 'check' });
   });
   const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));
@@ -50,6 +56,7 @@ export const ROOT_SERVICES = [
   IDS.Locker,
   IDS.Authorizer,
   IDS.TrackerRoot,
+  IDS.ItemIndex,
   IDS.Tracker,
   IDS.ReadyTracker,
   IDS.TaskStore,

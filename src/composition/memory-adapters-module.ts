@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { ManualClock } from '../adapters/memory/manual-clock.js';
 import { MemoryFileSystem } from '../adapters/memory/memory-file-system.js';
+import { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';
 import { MemoryLocker } from '../adapters/memory/memory-locker.js';
 import { MemoryMacKeyStore } from '../adapters/memory/memory-mac-key-store.js';
 import { MemoryReplayLedger } from '../adapters/memory/memory-replay-ledger.js';
@@ -24,4 +25,5 @@ export const memoryAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.TaskWorkers).toResolvedValue(() => new MemoryTaskWorkers()).inSingletonScope();
   bind(IDS.MacKeyStore).toResolvedValue((clock: Clock) => new MemoryMacKeyStore(clock), [IDS.Clock]).inSingletonScope();
   bind(IDS.ReplayLedger).toResolvedValue(() => new MemoryReplayLedger()).inSingletonScope();
+  bind(IDS.ItemIndex).toResolvedValue(() => new MemoryItemIndex()).inSingletonScope();
 });

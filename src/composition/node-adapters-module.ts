@@ -8,6 +8,7 @@ import { FileTaskStore } from '../adapters/node/file-task-store.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
+import { SqliteItemIndex } from '../adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { Clock } from '../ports/clock.js';
@@ -17,7 +18,8 @@ import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
 /**
- * The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files. The
+ * The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files, the
+ * SQLite index. The
  * Authorizer is not among them: each process binds its own ({@link localAuthorizationModule}, or
  * the HTTP authorization module of pm-mcp-http).
  */
@@ -37,6 +39,7 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.ReplayLedger)
     .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(fs, `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
+  bind(IDS.ItemIndex).toResolvedValue((root: string) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase), [IDS.TrackerRoot]).inSingletonScope();
 });
 
 /** The Authorizer of local processes (the CLI, pm-mcp over stdio): the configured actor, every scope. */

@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
 import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
+import type { ItemIndexStore } from '../ports/item-index-store.js';
 import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
 import type { TaskWorkers } from '../ports/task-workers.js';
@@ -25,6 +26,16 @@ import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-set
 import type { HttpSettings } from './http-settings.js';
 import type { ProcessLog } from './process-log.js';
 import type { Settings } from './settings.js';
+
+/**
+ * `check`: every query compares every item file's signature with the index (one-shot processes);
+ * `watch`: a long-lived process does that once, then follows a directory watch; `progress`
+ * (optional) is told how far a long rebuild has come.
+ */
+export interface TrackerIndexMode {
+  readonly follow: 'check' | 'watch';
+  readonly progress?: (done: number, total: number) => void;
+}
 
 const id = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`pm.${name}`);
 
@@ -40,6 +51,10 @@ export const IDS = {
   Locker: id<Locker>('Locker'),
   Authorizer: id<Authorizer>('Authorizer'),
   TrackerRoot: id<string>('TrackerRoot'),
+  /** The derived index of the tracker (SQLite for the node family, in memory otherwise). */
+  ItemIndex: id<ItemIndexStore>('ItemIndex'),
+  /** How the tracker follows changes to its files (see TrackerIndexMode). */
+  TrackerIndexMode: id<TrackerIndexMode>('TrackerIndexMode'),
   Tracker: id<Tracker>('Tracker'),
   /** The tracker with config.yaml read and checked (the CLI's commands need it). */
   ReadyTracker: id<Tracker>('ReadyTracker'),

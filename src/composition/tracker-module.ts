@@ -5,8 +5,9 @@ import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
 import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
+import type { ItemIndexStore } from '../ports/item-index-store.js';
 import type { Locker } from '../ports/locker.js';
-import { IDS } from './service-ids.js';
+import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -21,9 +22,14 @@ export const trackerModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.Tracker)
     .toResolvedValue(
-      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, root: string, s: Settings) =>
-        Tracker.openDeferred({ fs, clock, ids, hasher, locker }, root, { defaultActor: s.actor, lockTimeoutMs: s.lockTimeoutMs }),
-      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.TrackerRoot, IDS.Settings],
+      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode) =>
+        Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
+          defaultActor: s.actor,
+          lockTimeoutMs: s.lockTimeoutMs,
+          watchIndex: mode.follow === 'watch',
+          ...(mode.progress ? { onIndexProgress: mode.progress } : {}),
+        }),
+      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.ItemIndex, IDS.TrackerRoot, IDS.Settings, IDS.TrackerIndexMode],
     )
     .inSingletonScope();
   bind(IDS.ReadyTracker)

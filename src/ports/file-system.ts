@@ -105,6 +105,19 @@ export interface FileSystem {
    * cannot be watched) is not watched: the returned stop function then does nothing.
    */
   watchTree(dir: string, listener: WatchListener): () => void;
+  /**
+   * Resolves once the watch events of every change made before the call have reached their
+   * listeners (as far as the platform queues them at the time of the change). Absent: events
+   * are delivered synchronously.
+   */
+  settleWatch?(): Promise<void>;
+  /**
+   * Removes the temporary files of atomic writes (see writeAtomic) among `names` in `dir` whose
+   * writer is gone: a writer killed between creating its temp file and the rename leaves one
+   * behind. A temp file of a writer that may still be running is kept. Returns the names
+   * removed. Absent: writes leave no temporary files.
+   */
+  removeAbandonedTemps?(dir: string, names: readonly string[]): Promise<string[]>;
 
   // Link-free access for content the project does not trust (seed 000 "Skills over MCP":
   // symbolic links are rejected and budgets are reserved from metadata before a body is read).

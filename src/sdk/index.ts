@@ -51,3 +51,5 @@ export * from '../domain/discovery/index.js';
 export * from '../domain/apps/index.js';
 export type { AppViewAssets, AppViewAsset } from '../ports/app-view-assets.js';
 export { MemoryAppViewAssets } from '../adapters/memory/memory-app-view-assets.js';
+export type { ItemIndexStore, IndexedItem, IndexedFile, IndexProblem, IndexChange, IndexFilter, IndexSortField, IndexPageQuery, IndexPage, ReadinessQuery, Readiness, SearchCandidatesQuery, SearchCandidate, IndexOverview, IndexOpening } from '../ports/item-index-store.js';
+export { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';

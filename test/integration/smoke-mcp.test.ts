@@ -79,7 +79,8 @@ describe('smoke:mcp', () => {
   });
 
   it('packs, installs and drives every declared revision through the installed bin and npx, and exits 0', async () => {
-    const run = await runSmoke([], 290_000);
+    // The installs build better-sqlite3 from source where no prebuilt binary can be fetched.
+    const run = await runSmoke([], 890_000);
     if (process.env.PM_TEST_TIMINGS) console.log(`smoke:mcp took ${run.ms} ms\n${run.stdout}`);
     expect(failLines(run.stdout)).toEqual([]);
     expect({ code: run.code, tail: run.stdout.split('\n').slice(-3).join('\n') }).toEqual({ code: 0, tail: expect.stringMatching(/smoke:mcp: \d+ passed, 0 failed/) });
@@ -93,7 +94,7 @@ describe('smoke:mcp', () => {
       expect(passed).toMatch(new RegExp(`${launcher}: initialize \\S+ \\(undeclared\\) is refused with -32022`));
       expect(passed).toContain(`${launcher}: server/discover (${PM_MCP_PROTOCOL_VERSION}) lists only ${PM_MCP_PROTOCOL_VERSION}`);
     }
-  }, 300_000);
+  }, 900_000);
 
   it('fails (exit 1, FAIL lines) against a server whose accepted set drifted from the declaration', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pm-smoke-drift-'));

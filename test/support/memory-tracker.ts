@@ -1,5 +1,6 @@
 import { ManualClock } from '../../src/adapters/memory/manual-clock.js';
 import { MemoryFileSystem } from '../../src/adapters/memory/memory-file-system.js';
+import { MemoryItemIndex } from '../../src/adapters/memory/memory-item-index.js';
 import { MemoryLocker } from '../../src/adapters/memory/memory-locker.js';
 import { PureSha256Hasher } from '../../src/adapters/memory/pure-hasher.js';
 import { SeededIdSource } from '../../src/adapters/memory/seeded-id-source.js';
@@ -17,8 +18,9 @@ export async function memoryTracker(options: { actor?: string; configYaml?: stri
   const locker = new MemoryLocker(clock);
   await initTracker(fs, ROOT);
   if (options.configYaml) await fs.writeAtomic(`${ROOT}/config.yaml`, options.configYaml);
-  const ports = { fs, clock, ids, hasher, locker };
+  const index = new MemoryItemIndex();
+  const ports = { fs, clock, ids, hasher, locker, index };
   const tracker = await Tracker.open(ports, ROOT, { defaultActor: options.actor ?? 'alice' });
   const reopen = (actor = 'alice') => Tracker.open(ports, ROOT, { defaultActor: actor });
-  return { fs, clock, ids, hasher, locker, tracker, reopen };
+  return { fs, clock, ids, hasher, locker, index, tracker, reopen };
 }

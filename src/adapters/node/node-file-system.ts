@@ -1,8 +1,9 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, stat as statAsync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { processStartMs } from './process-start.js';
 
 // node:fs/promises is reached through `fs.promises`, loaded on first use: loading it costs a
 // process start ~2 ms, and most starts never scan or fsync (start-up time, docs/BENCHMARKS.md).
@@ -127,7 +128,9 @@ export class NodeFileSystem implements FileSystem {
   async scan(dir: string): Promise<DirectoryEntry[]> {
     let names: string[];
     try {
-      names = (await fsp.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+      // Names only: the stat below tells files apart, and 100k Dirent objects would double the
+      // memory a scan of a large tracker takes.
+      names = await fsp.readdir(dir);
     } catch (error) {
       if (isMissing(error)) return [];
       throw error;
@@ -166,6 +169,40 @@ export class NodeFileSystem implements FileSystem {
   watchTree(dir: string, listener: WatchListener): () => void {
     return watchWith(dir, true, listener);
   }
+
+  /**
+   * inotify queues an event when a change is made; libuv reads every queued event in the poll
+   * phase in which it finds the inotify descriptor readable. Two requests completed through the
+   * thread pool each resume this code from a poll phase, so by the second every event queued
+   * before the call has been delivered.
+   */
+  async settleWatch(): Promise<void> {
+    for (let round = 0; round < 2; round++) await new Promise<void>((resolve) => statAsync('/', () => resolve()));
+  }
+
+  /**
+   * Temp files are named `<target>.tmp-<pid>-<random>` (writeAtomic). One is abandoned when its
+   * pid names no live process, or a process that started after the file was last written (the
+   * pid was reused, told from /proc on Linux); files of this process are kept.
+   */
+  async removeAbandonedTemps(dir: string, names: readonly string[]): Promise<string[]> {
+    const removed: string[] = [];
+    for (const name of names) {
+      const match = TEMP_NAME.exec(name);
+      if (!match) continue;
+      const pid = Number(match[1]);
+      const path = `${dir}/${name}`;
+      const written = statSync(path, { throwIfNoEntry: false });
+      if (!written || pid === process.pid || writerMayRun(pid, written.mtimeMs)) continue;
+      try {
+        unlinkSync(path);
+        removed.push(name);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return removed;
+  }
 }
 
 /** fs.watch (recursive on every platform node supports it for, Linux included since node 20). */
@@ -178,6 +215,20 @@ function watchWith(dir: string, recursive: boolean, listener: WatchListener): ()
     return () => undefined;
   }
   return () => watcher?.close();
+}
+
+const TEMP_NAME = /\.tmp-(\d+)-[0-9a-f]+$/;
+
+/** Whether process `pid` may be the writer of a temp file last written at `writtenMs`. */
+function writerMayRun(pid: number, writtenMs: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const started = processStartMs(pid);
+  // /proc's start time is accurate to about a second.
+  return started === undefined || started <= writtenMs + 1000;
 }
 
 function isMissing(error: unknown): boolean {

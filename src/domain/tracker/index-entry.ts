@@ -1,32 +1,15 @@
 import type { FileSignature } from '../../ports/file-system.js';
+import type { IndexedItem } from '../../ports/item-index-store.js';
 import type { Item } from './item.js';
 
 /**
- * What the derived index keeps per item: the fields list/next/search filter and sort on, plus
- * lowercased text for lexical search. Derived from the item file; never the source of truth.
+ * What the derived index keeps per item (the ItemIndexStore port's record): the fields
+ * list/next/search filter and sort on, plus lowercased text for lexical search. Derived from the
+ * item file; never the source of truth.
  */
-export interface IndexEntry {
-  readonly id: string;
-  readonly title: string;
-  readonly type: string;
-  readonly status: string;
-  readonly priority: number;
-  readonly tags: readonly string[];
-  readonly parent?: string;
-  readonly assignee?: string;
-  readonly claimHolder?: string;
-  readonly claimExpiresAt?: string;
-  readonly blockedBy: readonly string[];
-  readonly related: readonly string[];
-  readonly created: string;
-  readonly updated: string;
-  readonly revision: number;
-  readonly comments: number;
-  readonly text: { readonly title: string; readonly body: string; readonly comments: string };
-  readonly sig: FileSignature;
-}
+export type IndexEntry = IndexedItem;
 
-export function toIndexEntry(item: Item, sig: FileSignature): IndexEntry {
+export function toIndexEntry(item: Item): IndexEntry {
   return {
     id: item.id,
     title: item.title,
@@ -48,7 +31,6 @@ export function toIndexEntry(item: Item, sig: FileSignature): IndexEntry {
       body: item.body.toLowerCase(),
       comments: item.comments.map((c) => c.text).join('\n').toLowerCase(),
     },
-    sig: { size: sig.size, mtimeMs: sig.mtimeMs, ino: sig.ino },
   };
 }
 

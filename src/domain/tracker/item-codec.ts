@@ -1,5 +1,7 @@
 import { parseDocument, stringify } from 'yaml';
 import { CorruptDataError } from '../errors/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
+import { readFastFrontMatter } from './front-matter-fast.js';
 import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './item.js';
 
 const FENCE = '---';
@@ -31,23 +33,84 @@ function inKeyOrder(value: unknown, order: readonly string[]): unknown {
  * Serializes an item to its file form: YAML front matter in a fixed key order (nested objects
  * too), empty optional collections omitted, then the Markdown body. The same item always yields
  * the same bytes, whatever order its objects' keys were built in.
+ *
+ * A block map's pairs and a block list's entries are written independently of each other, so
+ * the front matter is the concatenation of its pairs' YAML, and a list of comments (or
+ * acceptance criteria) the concatenation of its entries'. Each entry's YAML is kept by the
+ * entry object, so a comment on an item with 1,000 comments writes one new entry instead of 1,000;
+ * the other pairs are written in runs of consecutive keys (docs/BENCHMARKS.md, writes).
  */
 export function serializeItem(item: Item): string {
-  const front: Record<string, unknown> = {};
+  let yaml = '';
+  let run: Record<string, unknown> = {};
+  let runKeys = 0;
+  const flush = () => {
+    if (runKeys > 0) yaml += stringify(run, STRINGIFY_OPTIONS);
+    run = {};
+    runKeys = 0;
+  };
   for (const key of ITEM_KEY_ORDER) {
     const value = item[key];
     if (value === undefined) continue;
     if (Array.isArray(value) && value.length === 0) continue;
     if (key === 'custom' && Object.keys(value as object).length === 0) continue;
     const nested = NESTED_KEY_ORDER[key];
-    front[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
+    if (LISTS_OF_ENTRIES.has(key) && nested) {
+      flush();
+      yaml += `${key}:\n`;
+      for (const entry of value as readonly object[]) yaml += entryYaml(key, entry, nested);
+      continue;
+    }
+    run[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
+    runKeys++;
   }
-  const yaml = stringify(front, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+  flush();
   const body = item.body.trim();
   return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
 }
 
-/** Parses an item file; any deviation from the schema is a CorruptDataError naming the file. */
+/**
+ * `item` with its keys in the order parsing yields them (the schema's, body last; claim and
+ * closure in their schema order), so code that walks keys (diffDocuments) sees a remembered
+ * written item exactly as it would see the parse of its file. List entries are kept as they are.
+ */
+export function inParseOrder(item: Item): Item {
+  const out: Record<string, unknown> = {};
+  for (const key of ITEM_KEY_ORDER) {
+    const value = item[key];
+    if (value === undefined) continue;
+    out[key] = (key === 'claim' || key === 'closure') ? inKeyOrder(value, NESTED_KEY_ORDER[key]!) : value;
+  }
+  out.body = item.body;
+  return out as unknown as Item;
+}
+
+const STRINGIFY_OPTIONS = { lineWidth: 0, indent: 2, aliasDuplicateObjects: false } as const;
+/** The lists whose entries are written (and kept) one by one. */
+const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptance', 'comments']);
+/**
+ * The YAML of recently written list entries, by (frozen) entry object: items are immutable and
+ * a mutation keeps the entries it does not change. A speed-up only: a forgotten or bypassed
+ * entry is written again, to the same bytes.
+ */
+const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
+
+/** One entry of a top-level list, as its lines in the file (the list's own `key:` line excluded). */
+function entryYaml(key: string, entry: object, order: readonly string[]): string {
+  const kept = entryYamls.get(entry);
+  if (kept !== undefined) return kept;
+  const whole = stringify({ [key]: [inKeyOrder(entry, order)] }, STRINGIFY_OPTIONS);
+  const lines = whole.slice(whole.indexOf('\n') + 1);
+  // Only a frozen entry can be remembered by identity: it cannot change after this.
+  if (Object.isFrozen(entry)) entryYamls.set(entry, lines);
+  return lines;
+}
+
+/**
+ * Parses an item file; any deviation from the schema is a CorruptDataError naming the file. The
+ * front matter goes through the fast reader of pm's own format when it fits that subset, else
+ * through the YAML parser: both give the same result for it (front-matter-fast.ts).
+ */
 export function parseItem(text: string, source: string): Item {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   if (!normalized.startsWith(`${FENCE}\n`)) throw corrupt(source, 'missing the opening --- of the front matter');
@@ -55,14 +118,8 @@ export function parseItem(text: string, source: string): Item {
   const endAtEof = end < 0 && normalized.endsWith(`\n${FENCE}`) ? normalized.length - FENCE.length - 1 : -1;
   const close = end >= 0 ? end : endAtEof;
   if (close < 0) throw corrupt(source, 'missing the closing --- of the front matter');
-  const doc = parseDocument(normalized.slice(FENCE.length + 1, close + 1), { uniqueKeys: true, schema: 'core', prettyErrors: false });
-  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
-  let raw: unknown;
-  try {
-    raw = doc.toJS({ maxAliasCount: 0 });
-  } catch (error) {
-    throw corrupt(source, `YAML error: ${(error as Error).message}`);
-  }
+  const front = normalized.slice(FENCE.length + 1, close + 1);
+  const raw = (UNUSUAL_CHARACTERS.test(front) ? undefined : readFastFrontMatter(front)) ?? parseYaml(front, source);
   const parsed = itemSchemas().frontMatter.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -70,6 +127,23 @@ export function parseItem(text: string, source: string): Item {
   }
   const body = normalized.slice(close + FENCE.length + 2).replace(/^\n/, '').replace(/\n$/, '');
   return { ...(parsed.data as ItemFrontMatter), body };
+}
+
+/**
+ * Characters the fast reader leaves to the YAML parser: controls (other than newline), byte
+ * order marks and non-characters, and lone surrogates, which YAML refuses or escapes.
+ */
+const UNUSUAL_CHARACTERS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The general YAML parser (core schema, unique keys, no aliases). */
+function parseYaml(front: string, source: string): unknown {
+  const doc = parseDocument(front, { uniqueKeys: true, schema: 'core', prettyErrors: false });
+  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
+  try {
+    return doc.toJS({ maxAliasCount: 0 });
+  } catch (error) {
+    throw corrupt(source, `YAML error: ${(error as Error).message}`);
+  }
 }
 
 function corrupt(source: string, detail: string): CorruptDataError {

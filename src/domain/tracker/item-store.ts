@@ -4,7 +4,7 @@ import { BoundedCache } from '../util/bounded-cache.js';
 import { deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
 import { sameSignature } from './index-entry.js';
-import { parseItem, serializeItem } from './item-codec.js';
+import { inParseOrder, parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
@@ -20,6 +20,8 @@ export interface ParsedItem {
   readonly signature: FileSignature;
   readonly text: string;
   readonly item: Item;
+  /** The digest of `text`, once computed. */
+  readonly digest?: string;
 }
 
 /**
@@ -52,13 +54,26 @@ export class ItemStore {
     private readonly parsedItems = new BoundedCache<string, ParsedItem>('parsed items', PARSED_ITEMS_LIMIT),
   ) {}
 
-  /** Reads and parses an item file (CorruptDataError when it does not parse). */
+  /**
+   * Reads and parses an item file (CorruptDataError when it does not parse). The file is always
+   * read; when its text is the one of the remembered parse, that parse (and its digest) is
+   * reused, so a repeated read of a large item neither parses nor hashes it again.
+   */
   async read(id: string): Promise<StoredItem | undefined> {
     const path = this.paths.itemFile(id);
-    const text = await this.fs.readText(path);
-    if (text === undefined) return undefined;
-    const item = parseItem(text, path);
-    return { item, text, digest: digestOf(this.hasher, text) };
+    const signature = await this.fs.stat(path);
+    const text = signature ? await this.fs.readText(path) : undefined;
+    if (text === undefined || !signature) return undefined;
+    const known = this.parsedItems.get(id);
+    if (known?.text === text) {
+      const digest = known.digest ?? digestOf(this.hasher, text);
+      if (known.digest === undefined) this.parsedItems.set(id, { ...known, digest });
+      return { item: known.item, text, digest };
+    }
+    const item = deepFreeze(parseItem(text, path));
+    const digest = digestOf(this.hasher, text);
+    this.parsedItems.set(id, { signature, text, item, digest });
+    return { item, text, digest };
   }
 
   /**
@@ -106,13 +121,20 @@ export class ItemStore {
     return serializeItem(item);
   }
 
-  /** Atomically replaces the item file; returns its new signature for the index. */
-  async writeText(id: string, text: string): Promise<FileSignature | undefined> {
+  /**
+   * Atomically replaces the item file; returns its new signature for the index. `item`, the
+   * item `text` encodes, is remembered as the file's parse when it is exactly what parsing the
+   * text gives back (see {@link parsesBackAs}), so the next mutation of a large item neither
+   * parses it again nor loses the identity of its unchanged list entries.
+   */
+  async writeText(id: string, text: string, item?: Item): Promise<FileSignature | undefined> {
     const path = this.paths.itemFile(id);
     this.readsThisTurn.delete(id);
     await this.fs.writeAtomic(path, text);
     this.readsThisTurn.delete(id);
-    return this.fs.stat(path);
+    const signature = await this.fs.stat(path);
+    if (item && signature && parsesBackAs(item)) this.parsedItems.set(id, { signature, text, item: deepFreeze(inParseOrder(item)) });
+    return signature;
   }
 
   async remove(id: string): Promise<void> {
@@ -121,3 +143,29 @@ export class ItemStore {
     this.readsThisTurn.delete(id);
   }
 }
+
+/**
+ * Whether parsing the serialization of `item` gives an equal item: every key of the schema is
+ * there (parsing fills in the defaults), no value anywhere is undefined (parsing leaves such keys
+ * out), and the body is trimmed and free of carriage returns (the file form trims it and parsing
+ * normalizes line ends). Otherwise the written item is not remembered and the next read parses.
+ */
+export function parsesBackAs(item: Item): boolean {
+  if (item.body !== item.body.trim() || item.body.includes('\r')) return false;
+  for (const key of PARSED_KEYS) if (item[key] === undefined) return false;
+  return !hasUndefined(item);
+}
+
+const PARSED_KEYS = ['tags', 'blockedBy', 'related', 'acceptance', 'files', 'tests', 'custom', 'comments'] as const;
+
+function hasUndefined(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!value || typeof value !== 'object') return false;
+  if (Object.isFrozen(value) && KNOWN_DEFINED.has(value)) return false;
+  for (const v of Object.values(value)) if (hasUndefined(v)) return true;
+  if (Object.isFrozen(value)) KNOWN_DEFINED.add(value);
+  return false;
+}
+
+/** Frozen objects already found free of undefined values (a comment checked once stays so). */
+const KNOWN_DEFINED = new WeakSet<object>();

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/index.js';
 import { TERMINAL_STATUSES } from './config.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import type { IndexFilter, IndexSortField, ItemIndexStore } from '../../ports/item-index-store.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
 
 export const LIST_SORTS = ['priority', 'created', 'updated', 'title', 'id'] as const;
@@ -35,52 +36,38 @@ export interface ListResult {
   readonly nextCursor?: string;
 }
 
-type Key = (string | number)[];
-
-const keyOf: Record<ListSort, (e: IndexEntry) => Key> = {
-  priority: (e) => [e.priority, e.created, e.id],
-  created: (e) => [e.created, e.id],
-  updated: (e) => [e.updated, e.id],
-  title: (e) => [e.text.title, e.id],
-  id: (e) => [e.id],
+const SORT_FIELDS: Record<ListSort, readonly IndexSortField[]> = {
+  priority: ['priority', 'created', 'id'],
+  created: ['created', 'id'],
+  updated: ['updated', 'id'],
+  title: ['titleText', 'id'],
+  id: ['id'],
 };
 
-function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
+const sortValue = (entry: IndexEntry, field: IndexSortField): string | number => (field === 'titleText' ? entry.text.title : entry[field]);
 
-/** Builds the filter predicate shared by list (and reused by the MCP resources). */
-export function listPredicate(query: ListQuery): (entry: IndexEntry) => boolean {
-  const statuses = query.status?.length ? new Set(query.status) : undefined;
-  const types = query.type?.length ? new Set(query.type) : undefined;
+/** The filters of a list query as the index takes them (also used by the MCP resources). */
+export function listFilter(query: ListQuery): IndexFilter {
   const text = query.text?.toLowerCase();
-  return (e) => {
-    if (statuses ? !statuses.has(e.status) : !query.all && TERMINAL_STATUSES.has(e.status)) return false;
-    if (types && !types.has(e.type)) return false;
-    if (query.tag && !query.tag.every((t) => e.tags.includes(t))) return false;
-    if (query.assignee !== undefined && e.assignee !== query.assignee) return false;
-    if (query.parent !== undefined && e.parent !== query.parent) return false;
-    if (query.idPrefix !== undefined && !e.id.startsWith(query.idPrefix)) return false;
-    if (query.blockedBy !== undefined && !e.blockedBy.includes(query.blockedBy)) return false;
-    if (text && !e.text.title.includes(text) && !e.text.body.includes(text)) return false;
-    return true;
+  return {
+    ...(query.status?.length ? { statuses: query.status } : query.all ? {} : { excludeStatuses: [...TERMINAL_STATUSES] }),
+    ...(query.type?.length ? { types: query.type } : {}),
+    ...(query.tag?.length ? { tagsAll: query.tag } : {}),
+    ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
+    ...(query.parent !== undefined ? { parent: query.parent } : {}),
+    ...(query.idPrefix !== undefined ? { idPrefix: query.idPrefix } : {}),
+    ...(query.blockedBy !== undefined ? { blockedBy: query.blockedBy } : {}),
+    ...(text ? { text } : {}),
   };
 }
 
 /**
  * Filters, sorts and pages the index with keyset cursors: a page never repeats or skips an
- * item that existed throughout, even when other items change between pages. Selection keeps
- * only the best `limit` rows (O(n log limit)), so a page costs one pass over the index.
+ * item that existed throughout, even when other items change between pages. The index selects
+ * and orders the page (by the sort's key fields, id last, so the order is total); one row past
+ * the page tells whether another page follows.
  */
-export function runListQuery(entries: Iterable<IndexEntry>, query: ListQuery): ListResult {
+export function runListQuery(index: ItemIndexStore, query: ListQuery): ListResult {
   const limit = query.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
     throw new ValidationError(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got ${limit}`, { field: 'limit' });
@@ -89,23 +76,14 @@ export function runListQuery(entries: Iterable<IndexEntry>, query: ListQuery): L
   const direction = (query.order ?? (sort === 'updated' ? 'desc' : 'asc')) === 'asc' ? 1 : -1;
   const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction, query.idPrefix, query.blockedBy]);
   const after = query.cursor ? decodeCursor(query.cursor, fingerprint).key : undefined;
-  const matches = listPredicate(query);
-  const key = keyOf[sort];
-  const top: { key: Key; entry: IndexEntry }[] = [];
-  let total = 0;
-  for (const entry of entries) {
-    if (!matches(entry)) continue;
-    total++;
-    const k = key(entry);
-    if (after && direction * compareKeys(k, after) <= 0) continue;
-    insertBounded(top, { key: k, entry }, limit + 1, (a, b) => direction * compareKeys(a.key, b.key));
-  }
-  const page = top.slice(0, limit);
+  const fields = SORT_FIELDS[sort];
+  const { items, total } = index.page({ filter: listFilter(query), sort: fields, descending: direction < 0, ...(after ? { after } : {}), limit: limit + 1 });
+  const page = items.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => toSummary(row.entry)),
+    items: page.map(toSummary),
     total,
-    ...(top.length > limit && last ? { nextCursor: encodeCursor({ key: last.key, query: fingerprint }) } : {}),
+    ...(items.length > limit && last ? { nextCursor: encodeCursor({ key: fields.map((field) => sortValue(last, field)), query: fingerprint }) } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { digestOf } from './digests.js';
 import type { HistoryEntry } from './history.js';
 import type { HistoryLog } from './history-log.js';
 import type { IdempotencyLedger } from './idempotency-ledger.js';
-import type { ItemIndex } from './item-index.js';
+import type { IndexSync } from './index-sync.js';
 import type { ItemStore, StoredItem } from './item-store.js';
 import type { Item } from './item.js';
 import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-patch.js';
@@ -52,26 +52,84 @@ export interface MutationDependencies {
   readonly store: ItemStore;
   readonly history: HistoryLog;
   readonly ledger: IdempotencyLedger;
-  readonly index: ItemIndex;
+  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords'>;
   readonly idPrefix: string;
   readonly lockTimeoutMs: number;
 }
 
+interface QueuedMutation {
+  readonly run: () => Promise<MutationResult<Item | null>>;
+  readonly resolve: (value: MutationResult<Item | null>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Mutations run under one hold of the write lock at most, so other processes get their turn. */
+const MAX_BATCH = 64;
+/** How long one hold of the write lock may last before it is released for other processes (ms). */
+const MAX_BATCH_MS = 50;
+
 /**
  * Runs one mutation end to end under the tracker's write lock: idempotency replay, recovery of
  * an interrupted earlier write, the expectedRevision guard, then write-ahead history, the
- * atomic item write, the changes log and the ledger. The receipt it returns is frozen.
+ * atomic item write, the derived index and the ledger. The receipt it returns is frozen.
+ *
+ * Mutations of one process run one at a time, in arrival order. Those that arrive while one
+ * runs wait in a queue and run under the same hold of the lock (group commit: at most
+ * {@link MAX_BATCH} of them or {@link MAX_BATCH_MS}), their index records applied in one
+ * transaction before the lock is released. Each is as durable and as isolated as alone: it
+ * completes (history line, item file) before the next starts, and its caller is answered only
+ * after the index holds it.
  */
 export class MutationEngine {
+  private readonly queue: QueuedMutation[] = [];
+  private draining = false;
+
   constructor(private readonly deps: MutationDependencies) {}
 
-  async run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
-    const { locker, paths, lockTimeoutMs } = this.deps;
-    const release = await locker.acquire(paths.writeLock, { timeoutMs: lockTimeoutMs });
+  run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ run: () => this.runLocked(request, apply), resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const { locker, paths, lockTimeoutMs, clock, index } = this.deps;
+    this.draining = true;
     try {
-      return await this.runLocked(request, apply);
+      while (this.queue.length > 0) {
+        let release: () => Promise<void>;
+        try {
+          release = await locker.acquire(paths.writeLock, { timeoutMs: lockTimeoutMs });
+        } catch (error) {
+          // The mutation that waited longest is refused; the others wait for the lock anew.
+          this.queue.shift()!.reject(error);
+          continue;
+        }
+        const done: { mutation: QueuedMutation; outcome: { ok: true; value: MutationResult<Item | null> } | { ok: false; error: unknown } }[] = [];
+        try {
+          const started = clock.now();
+          for (let n = 0; n < MAX_BATCH && this.queue.length > 0 && (n === 0 || clock.now() - started < MAX_BATCH_MS); n++) {
+            const mutation = this.queue.shift()!;
+            try {
+              done.push({ mutation, outcome: { ok: true, value: await mutation.run() } });
+            } catch (error) {
+              done.push({ mutation, outcome: { ok: false, error } });
+            }
+          }
+          index.flushRecords();
+        } catch (error) {
+          for (const entry of done) if (entry.outcome.ok) entry.outcome = { ok: false, error };
+        } finally {
+          await release();
+        }
+        for (const { mutation, outcome } of done) {
+          if (outcome.ok) mutation.resolve(outcome.value);
+          else mutation.reject(outcome.error);
+        }
+      }
     } finally {
-      await release();
+      this.draining = false;
     }
   }
 
@@ -153,17 +211,20 @@ export class MutationEngine {
     return entry;
   }
 
-  /** Makes the item file match the history's after-state and tells other processes. */
+  /**
+   * Makes the item file match the history's after-state, then records it in the derived index
+   * (shared by every pm process, so the next query anywhere sees it). A process killed between
+   * the two leaves a file whose signature the index does not know: the next check re-reads it.
+   */
   private async commit(itemId: string, next: Item | null, text: string | null): Promise<void> {
-    const { store, fs, paths, index } = this.deps;
+    const { store, index } = this.deps;
     if (next && text !== null) {
-      const sig = await store.writeText(itemId, text);
-      index.noteWritten(next, sig);
+      const sig = await store.writeText(itemId, text, next);
+      if (sig) index.recordItem(next, sig);
     } else {
       await store.remove(itemId);
-      index.noteRemoved(itemId);
+      index.recordRemoval(itemId);
     }
-    await fs.append(paths.changesLog, `${itemId}\n`);
   }
 
   /**
@@ -210,7 +271,6 @@ export class MutationEngine {
       digestAfter: current?.digest ?? null,
       patch,
     });
-    await this.deps.fs.append(this.deps.paths.changesLog, `${itemId}\n`);
   }
 
   private async allocateId(): Promise<string> {

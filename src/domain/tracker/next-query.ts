@@ -1,6 +1,6 @@
 import { TERMINAL_STATUSES } from './config.js';
+import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
-import { insertBounded } from './list-query.js';
 
 export interface NextQuery {
   /** Who is asking: items assigned to somebody else are skipped. */
@@ -18,39 +18,31 @@ export interface NextResult {
   readonly counts: { readonly open: number; readonly ready: number; readonly blocked: number; readonly claimed: number; readonly containers: number };
 }
 
-const rank = (a: IndexEntry, b: IndexEntry): number =>
-  a.priority - b.priority || (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1);
-
 /**
  * The single best ready item: status open, every blocker closed or canceled, not claimed by
  * anyone (or the claim expired), not assigned to somebody else, and not a container with open
- * children. Among those: highest priority (0 first), then oldest, then id.
+ * children. Among those: highest priority (0 first), then oldest, then id. The index sorts the
+ * open items into those categories (the ReadinessQuery of the ItemIndexStore port spells the
+ * rules out) and returns the first ready ones in that order.
  */
-export function runNextQuery(entries: Iterable<IndexEntry>, lookup: (id: string) => IndexEntry | undefined, query: NextQuery, nowIso: string): NextResult {
-  const all = [...entries];
-  const openChildren = new Map<string, number>();
-  for (const e of all) if (e.parent && !TERMINAL_STATUSES.has(e.status)) openChildren.set(e.parent, (openChildren.get(e.parent) ?? 0) + 1);
-  const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
-  const best: IndexEntry[] = [];
+export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: string): NextResult {
   const keep = (query.alternatives ?? 3) + 1;
-  for (const e of all) {
-    if (e.status !== 'open') continue;
-    if (query.type?.length && !query.type.includes(e.type)) continue;
-    if (query.tag?.length && !query.tag.every((t) => e.tags.includes(t))) continue;
-    counts.open++;
-    if (e.blockedBy.some((id) => !TERMINAL_STATUSES.has(lookup(id)?.status ?? 'open'))) { counts.blocked++; continue; }
-    if (e.claimHolder && (e.claimExpiresAt ?? '') > nowIso && e.claimHolder !== query.assignee) { counts.claimed++; continue; }
-    if (e.assignee && query.assignee !== undefined && e.assignee !== query.assignee) { counts.claimed++; continue; }
-    if (openChildren.has(e.id)) { counts.containers++; continue; }
-    counts.ready++;
-    insertBounded(best, e, keep, rank);
-  }
+  const { counts, ready } = index.readiness({
+    status: 'open',
+    terminal: [...TERMINAL_STATUSES],
+    nowIso,
+    ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
+    ...(query.type?.length ? { types: query.type } : {}),
+    ...(query.tag?.length ? { tagsAll: query.tag } : {}),
+    limit: keep,
+  });
+  const best = [...ready];
   const pick = best[0];
   return {
     item: pick ? toSummary(pick) : null,
     rationale: pick ? explain(pick, counts, best) : explainNone(counts),
     alternatives: best.slice(1).map(toSummary),
-    counts,
+    counts: { ...counts },
   };
 }
 

@@ -8,8 +8,8 @@ export class TrackerPaths {
   readonly history: string;
   readonly runtime: string;
   readonly gitignore: string;
-  readonly indexSnapshot: string;
-  readonly changesLog: string;
+  /** The derived index (an SQLite database for the node adapters). */
+  readonly indexDatabase: string;
   readonly idempotencyLedger: string;
   readonly tasks: string;
   /** The lock name passed to the Locker port for every tracker write. */
@@ -23,8 +23,7 @@ export class TrackerPaths {
     this.history = joinPath(root, 'history');
     this.runtime = joinPath(root, '.runtime');
     this.gitignore = joinPath(root, '.gitignore');
-    this.indexSnapshot = joinPath(this.runtime, 'index.json');
-    this.changesLog = joinPath(this.runtime, 'changes.log');
+    this.indexDatabase = joinPath(this.runtime, 'index.sqlite');
     this.idempotencyLedger = joinPath(this.runtime, 'idempotency.jsonl');
     this.tasks = joinPath(this.runtime, 'tasks');
     this.writeLock = joinPath(this.runtime, 'write.lock');

@@ -3,6 +3,7 @@ import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
+import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import type { Locker } from '../../ports/locker.js';
 import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
@@ -13,7 +14,7 @@ import type { HistoryEntry } from './history.js';
 import { HistoryLog } from './history-log.js';
 import { IdempotencyLedger } from './idempotency-ledger.js';
 import type { ClaimInput, CloseInput, CreateInput, DependencyInput, MutationOptions, ReleaseInput, UpdateInput } from './inputs.js';
-import { ItemIndex } from './item-index.js';
+import { IndexSync } from './index-sync.js';
 import { applyClaim, applyClose, applyRelease, applyReopen, applyUpdate, buildNewItem, requireItem } from './item-mutations.js';
 import { ItemStore } from './item-store.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
@@ -32,12 +33,21 @@ export interface TrackerPorts {
   readonly ids: IdSource;
   readonly hasher: Hasher;
   readonly locker: Locker;
+  /** The derived index behind list, next, search and the dependency checks. */
+  readonly index: ItemIndexStore;
 }
 
 export interface TrackerOptions {
   /** Actor recorded when a call names none (the CLI passes $PM_ACTOR or the OS user). */
   readonly defaultActor: string;
   readonly lockTimeoutMs?: number;
+  /**
+   * Long-lived hosts: after the first full check, follow changes to the item files through a
+   * directory watch instead of checking every file's signature before each query.
+   */
+  readonly watchIndex?: boolean;
+  /** Told how far a long rebuild of the index has come (the CLI's progress bar). */
+  readonly onIndexProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -47,7 +57,8 @@ export interface TrackerOptions {
  */
 export class Tracker {
   readonly paths: TrackerPaths;
-  private readonly index: ItemIndex;
+  private readonly index: ItemIndexStore;
+  private readonly sync: IndexSync;
   private readonly store: ItemStore;
   private readonly history: HistoryLog;
   private readonly engine: MutationEngine;
@@ -63,7 +74,11 @@ export class Tracker {
     this.paths = new TrackerPaths(root);
     this.store = new ItemStore(ports.fs, ports.hasher, this.paths);
     this.history = new HistoryLog(ports.fs, ports.hasher, this.paths);
-    this.index = new ItemIndex(ports.fs, this.paths);
+    this.index = ports.index;
+    this.sync = new IndexSync(ports.fs, ports.clock, this.paths, ports.index, {
+      ...(options.watchIndex ? { watch: true } : {}),
+      ...(options.onIndexProgress ? { onProgress: options.onIndexProgress } : {}),
+    });
     const config = () => this.config;
     this.engine = new MutationEngine({
       ...ports,
@@ -71,7 +86,7 @@ export class Tracker {
       store: this.store,
       history: this.history,
       ledger: new IdempotencyLedger(ports.fs, this.paths),
-      index: this.index,
+      index: this.sync,
       get idPrefix() {
         return config().idPrefix;
       },
@@ -126,18 +141,18 @@ export class Tracker {
   }
 
   async list(query: ListQuery = {}): Promise<ListResult> {
-    await this.index.refresh();
-    return runListQuery(this.index.values(), query);
+    await this.sync.refresh();
+    return runListQuery(this.index, query);
   }
 
   async next(query: NextQuery = {}): Promise<NextResult> {
-    await this.index.refresh();
-    return runNextQuery(this.index.values(), (id) => this.index.get(id), query, new Date(this.ports.clock.now()).toISOString());
+    await this.sync.refresh();
+    return runNextQuery(this.index, query, new Date(this.ports.clock.now()).toISOString());
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    await this.index.refresh();
-    return runSearchQuery(this.index.values(), query);
+    await this.sync.refresh();
+    return runSearchQuery(this.index, query);
   }
 
   async historyOf(id: string): Promise<HistoryEntry[]> {
@@ -171,7 +186,7 @@ export class Tracker {
     await this.ready();
     return this.mutateItem(id, 'update', input, options, async (item) => {
       const next = applyUpdate(item, input, this.config);
-      await this.assertReferences(next);
+      await this.assertReferences(next, item);
       return next;
     });
   }
@@ -238,7 +253,8 @@ export class Tracker {
     assertId(other);
     if (holder === other) throw new ValidationError(`${id} cannot depend on itself`, { field: 'target' });
     return this.mutateItem(holder, 'deps', { add: field, other }, options, async (item) => {
-      await this.requireIndexed(other);
+      await this.sync.refresh();
+      this.requireIndexed(other);
       if (field === 'blockedBy') {
         const path = findPath(other, holder, (n) => this.index.get(n)?.blockedBy ?? []);
         if (path) throw new ConflictError(`adding ${holder} blocked by ${other} would close a cycle: ${[holder, ...path].join(' -> ')}`, 'dependency_cycle', { cycle: [holder, ...path] });
@@ -270,8 +286,8 @@ export class Tracker {
       throw new NotFoundError(`no item ${id}`, { itemId: id });
     }
     const item = stored.item;
-    await this.index.refresh();
-    const referrers = [...this.index.values()].filter((e) => e.parent === id || e.blockedBy.includes(id) || e.related.includes(id)).map((e) => e.id);
+    await this.sync.refresh();
+    const referrers = this.index.referrers(id);
     if (referrers.length) throw new ConflictError(`${id} is still referenced by ${referrers.join(', ')}; remove those links first`, 'referenced', { itemId: id, referrers });
     await this.requireConsent(options.consent, { action: 'delete', itemId: id, title: item.title, message: `Delete ${id} "${item.title}"? The file is removed; its history is kept.` });
     return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;
@@ -280,24 +296,17 @@ export class Tracker {
   /** A compact picture of the project: counts, what to do next, who holds what. */
   async context(): Promise<TrackerContext> {
     const config = await this.ready();
-    await this.index.refresh();
-    const byStatus: Record<string, number> = {};
-    const byType: Record<string, number> = {};
+    await this.sync.refresh();
     const now = new Date(this.ports.clock.now()).toISOString();
-    const claims: TrackerContext['claims'] = [];
-    for (const e of this.index.values()) {
-      byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
-      byType[e.type] = (byType[e.type] ?? 0) + 1;
-      if (e.claimHolder && (e.claimExpiresAt ?? '') > now) claims.push({ id: e.id, title: e.title, holder: e.claimHolder, expiresAt: e.claimExpiresAt! });
-    }
-    const next = await this.next({});
-    const recent = runListQuery(this.index.values(), { all: true, sort: 'updated', limit: 5 }).items;
-    return { root: this.paths.root, idPrefix: config.idPrefix, total: this.index.size, byStatus, byType, next: next.item, nextRationale: next.rationale, claims: claims.sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : 1)), recent, unreadable: this.index.problems() };
+    const overview = this.index.overview(now);
+    const next = runNextQuery(this.index, {}, now);
+    const recent = runListQuery(this.index, { all: true, sort: 'updated', limit: 5 }).items;
+    return { root: this.paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: this.index.problems() };
   }
 
-  /** Writes the index snapshot and stops watching (long-lived hosts call this on exit). */
+  /** Stops following the files and closes the index (long-lived hosts call this on exit). */
   async dispose(): Promise<void> {
-    await this.index.persist().catch(() => undefined);
+    this.sync.close();
     this.index.close();
   }
 
@@ -320,24 +329,33 @@ export class Tracker {
     if (!(await consent(request))) throw new ConsentRequiredError(`consent declined: ${request.itemId} was left unchanged`, { consentRequest: request, declined: true });
   }
 
-  private async requireIndexed(id: string): Promise<void> {
-    await this.index.refresh();
+  private requireIndexed(id: string): void {
     if (!this.index.get(id)) throw new NotFoundError(`no item ${id}`, { itemId: id });
   }
 
-  private async assertReferences(item: Item): Promise<void> {
-    await this.index.refresh();
-    if (item.parent) {
-      if (item.parent === item.id) throw new ValidationError(`${item.id} cannot be its own parent`, { field: 'parent' });
-      await this.requireIndexed(item.parent);
-      const path = findPath(item.parent, item.id, (n) => { const p = this.index.get(n)?.parent; return p ? [p] : []; });
-      if (path) throw new ConflictError(`making ${item.parent} the parent of ${item.id} would close a cycle: ${[item.id, ...path].join(' -> ')}`, 'parent_cycle', { cycle: [item.id, ...path] });
+  /**
+   * Checks the references an item gains (a new parent, blockers or related items): they must
+   * exist and must not close a cycle. References it already had were checked when they were
+   * added, so a change that adds none needs no index at all (an update of a title stays a
+   * one-file operation, also at 100k items).
+   */
+  private async assertReferences(item: Item, before?: Item): Promise<void> {
+    const newParent = item.parent !== undefined && item.parent !== before?.parent ? item.parent : undefined;
+    const newBlockers = item.blockedBy.filter((ref) => !before?.blockedBy.includes(ref));
+    const newRelated = item.related.filter((ref) => !before?.related.includes(ref));
+    if (newParent === undefined && newBlockers.length === 0 && newRelated.length === 0) return;
+    await this.sync.refresh();
+    if (newParent !== undefined) {
+      if (newParent === item.id) throw new ValidationError(`${item.id} cannot be its own parent`, { field: 'parent' });
+      this.requireIndexed(newParent);
+      const path = findPath(newParent, item.id, (n) => { const p = this.index.get(n)?.parent; return p ? [p] : []; });
+      if (path) throw new ConflictError(`making ${newParent} the parent of ${item.id} would close a cycle: ${[item.id, ...path].join(' -> ')}`, 'parent_cycle', { cycle: [item.id, ...path] });
     }
-    for (const ref of [...item.blockedBy, ...item.related]) {
+    for (const ref of [...newBlockers, ...newRelated]) {
       if (ref === item.id) throw new ValidationError(`${item.id} cannot depend on itself`, { field: 'blockedBy' });
-      await this.requireIndexed(ref);
+      this.requireIndexed(ref);
     }
-    for (const ref of item.blockedBy) {
+    for (const ref of newBlockers) {
       const path = findPath(ref, item.id, (n) => this.index.get(n)?.blockedBy ?? []);
       if (path) throw new ConflictError(`${item.id} blocked by ${ref} would close a cycle: ${[item.id, ...path].join(' -> ')}`, 'dependency_cycle', { cycle: [item.id, ...path] });
     }

@@ -1,3 +1,4 @@
+import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
 import { defaultTrackerConfig, trackerConfigSchema } from '../../../../src/domain/tracker/config.js';
 import { Tracker } from '../../../../src/domain/tracker/tracker.js';
 import { ROOT, memoryTracker } from '../../../support/memory-tracker.js';
@@ -34,7 +35,7 @@ describe('Tracker.openDeferred reads config.yaml on first need', () => {
       if (path === `${ROOT}/config.yaml`) reads.config++;
       return readText(path);
     };
-    const tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker }, ROOT, { defaultActor: 'alice' });
+    const tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker, index: new MemoryItemIndex() }, ROOT, { defaultActor: 'alice' });
     return { fs, tracker, item, reads };
   }
 

@@ -1,3 +1,5 @@
+import { Tracker } from '../../../../src/domain/tracker/tracker.js';
+import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
 import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
 import { CorruptDataError } from '../../../../src/domain/errors/index.js';
 
@@ -87,7 +89,7 @@ describe('recovery and edits outside pm', () => {
 });
 
 describe('derived index', () => {
-  it('sees writes by another tracker instance through the changes log', async () => {
+  it('sees writes by another tracker instance through the shared index', async () => {
     const { tracker, reopen } = await memoryTracker();
     const other = await reopen('bob');
     expect((await tracker.list()).total).toBe(0);
@@ -99,28 +101,30 @@ describe('derived index', () => {
     expect((await tracker.list({ all: true })).total).toBe(0);
   });
 
-  it('sees edits made outside pm through the directory watch', async () => {
+  it('sees files replaced, edited in place, added and removed outside pm', async () => {
     const { tracker, fs } = await memoryTracker();
     const { item } = await tracker.create({ title: 'a' });
     await tracker.list();
     const text = (await fs.readText(itemPath(item.id)))!;
     await fs.writeAtomic(itemPath(item.id), text.replace('title: a', 'title: zebra'));
     expect((await tracker.search({ query: 'zebra' })).total).toBe(1);
+    await fs.append(itemPath(item.id), 'an appended okapi line\n');
+    expect((await tracker.search({ query: 'okapi' })).results.map((r) => r.id)).toEqual([item.id]);
+    const copy = text.replace(`id: ${item.id}`, 'id: pm-copy01').replace('title: a', 'title: copied');
+    await fs.writeAtomic(itemPath('pm-copy01'), copy);
+    expect((await tracker.list()).items.map((i) => i.title).sort()).toEqual(['copied', 'zebra']);
     await fs.remove(itemPath(item.id));
-    expect((await tracker.list()).total).toBe(0);
+    expect((await tracker.list()).items.map((i) => i.id)).toEqual(['pm-copy01']);
   });
 
-  it('never trusts a stale, deleted or corrupt snapshot', async () => {
-    const { tracker, fs, reopen } = await memoryTracker();
+  it('rebuilds a lost index from the files', async () => {
+    const { tracker, fs, clock, ids, hasher, locker } = await memoryTracker();
     const a = (await tracker.create({ title: 'alpha' })).item.id;
     await tracker.list();
-    await (tracker as unknown as { index: { persist(): Promise<void> } }).index.persist();
     const text = (await fs.readText(itemPath(a)))!;
     await fs.writeAtomic(itemPath(a), text.replace('title: alpha', 'title: omega'));
-    expect((await (await reopen()).search({ query: 'omega' })).total).toBe(1);
-    await fs.writeAtomic(`${ROOT}/.runtime/index.json`, '{ not json');
-    expect((await (await reopen()).list()).total).toBe(1);
-    await fs.remove(`${ROOT}/.runtime/index.json`);
-    expect((await (await reopen()).list()).items[0]!.title).toBe('omega');
+    const fresh = await Tracker.open({ fs, clock, ids, hasher, locker, index: new MemoryItemIndex() }, ROOT, { defaultActor: 'alice' });
+    expect((await fresh.list()).items.map((i) => i.title)).toEqual(['omega']);
+    expect((await fresh.search({ query: 'omega' })).total).toBe(1);
   });
 });

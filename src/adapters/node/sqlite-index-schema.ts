@@ -1,0 +1,64 @@
+/**
+ * The schema of the SQLite index (docs/TRACKER.md "The derived index"). Bump
+ * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
+ * database of another version is emptied and rebuilt from the item files.
+ */
+export const SQLITE_INDEX_SCHEMA = 4;
+
+/**
+ * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
+ * `items` the indexed fields (kept narrow, so scans of 100k rows stay in few pages; items_ready
+ * and items_id_status cover what next's categories read, so they never visit the rows), `texts` the
+ * lowercased body and comments, `tags` and `links` (kind 0: blocker, 1: related) the list fields
+ * as rows so filters use indexes, and `fts` a trigram full-text index of the lowercased title
+ * and body: contentless (the texts live in `items`), no positions (detail=none): it narrows a
+ * substring search to the rows holding every trigram of the term, and the exact test runs on
+ * `items`. Comments are indexed line by line (`comment_lines`, `comment_fts`): a search term
+ * never spans a line break, and a new comment on an item with 1,000 comments indexes one line
+ * instead of all of them again.
+ */
+export const SQLITE_INDEX_DDL = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files(
+  id TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, ino INTEGER NOT NULL,
+  hash INTEGER NOT NULL, racy INTEGER NOT NULL, problem TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS files_racy ON files(racy) WHERE racy = 1;
+CREATE TABLE IF NOT EXISTS items(
+  rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, type TEXT NOT NULL,
+  status TEXT NOT NULL, priority INTEGER NOT NULL, tags TEXT NOT NULL, parent TEXT, assignee TEXT,
+  claim_holder TEXT, claim_expires TEXT, blocked_by TEXT NOT NULL, related TEXT NOT NULL,
+  created TEXT NOT NULL, updated TEXT NOT NULL, revision INTEGER NOT NULL, comments INTEGER NOT NULL,
+  title_lc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS texts(rid INTEGER PRIMARY KEY, body_lc TEXT NOT NULL, comments_lc TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS items_status ON items(status);
+CREATE INDEX IF NOT EXISTS items_ready ON items(status, type, claim_holder, claim_expires, assignee, id);
+CREATE INDEX IF NOT EXISTS items_id_status ON items(id, status);
+CREATE INDEX IF NOT EXISTS items_priority ON items(priority, created, id);
+CREATE INDEX IF NOT EXISTS items_created ON items(created, id);
+CREATE INDEX IF NOT EXISTS items_updated ON items(updated, id);
+CREATE INDEX IF NOT EXISTS items_title ON items(title_lc, id);
+CREATE INDEX IF NOT EXISTS items_parent ON items(parent, status) WHERE parent IS NOT NULL;
+CREATE INDEX IF NOT EXISTS items_assignee ON items(assignee) WHERE assignee IS NOT NULL;
+CREATE INDEX IF NOT EXISTS items_claims ON items(claim_expires) WHERE claim_holder IS NOT NULL;
+CREATE TABLE IF NOT EXISTS tags(rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(rid, tag)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
+CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_target ON links(target, kind, rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+  title_lc, body_lc, content='', contentless_delete=1, detail=none,
+  tokenize='trigram case_sensitive 1'
+);
+CREATE TABLE IF NOT EXISTS comment_lines(cid INTEGER PRIMARY KEY, rid INTEGER NOT NULL, line TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS comment_lines_rid ON comment_lines(rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS comment_fts USING fts5(
+  line, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1'
+);
+`;
+
+/** Every table of the schema, dropped when a database of another version is reset. */
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'comment_lines', 'comment_fts'] as const;
+
+/** The SQLite error codes that mean the file is not a usable database. */
+export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

@@ -1,0 +1,435 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { FileSignature } from '../../ports/file-system.js';
+import type {
+  FileComparison,
+  IndexChange,
+  IndexedFile,
+  IndexedItem,
+  IndexOpening,
+  IndexOverview,
+  IndexPage,
+  IndexPageQuery,
+  IndexProblem,
+  ItemIndexStore,
+  Readiness,
+  ReadinessQuery,
+  ScannedFile,
+  SearchCandidate,
+  SearchCandidatesQuery,
+} from '../../ports/item-index-store.js';
+import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, trigramMatch, type ItemRow } from './sqlite-index-sql.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+const DIGEST_MODULUS = 2 ** 48;
+/** How long a statement waits for another process's write to the database (ms). */
+const BUSY_TIMEOUT_MS = 15_000;
+
+/**
+ * The ItemIndexStore port over SQLite (better-sqlite3), in the tracker's git-ignored runtime
+ * area, shared by every pm process of the tracker. WAL mode: readers never wait for a writer
+ * and each read sees one committed state; commits are not fsynced (synchronous=NORMAL), since
+ * the index is derived and a damaged one is rebuilt from the item files.
+ *
+ * The native module is loaded on the first {@link open}, so a command that never queries the
+ * index (pm get) does not pay for it.
+ */
+export class SqliteItemIndex implements ItemIndexStore {
+  private db: Database | undefined;
+  private ino: number | undefined;
+  private readonly statements = new Map<string, Statement>();
+
+  /** @param path the database file (created with its directory when missing) */
+  constructor(private readonly path: string) {}
+
+  open(): IndexOpening {
+    const sig = statSync(this.path, { throwIfNoEntry: false });
+    if (this.db && sig && sig.ino === this.ino) return { created: false };
+    this.closeDb();
+    if (!sig) return this.create('missing');
+    try {
+      const db = this.connect();
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== SQLITE_INDEX_SCHEMA) {
+        this.reset(db);
+        return { created: true, reason: 'schema' };
+      }
+      db.prepare('SELECT count(*) FROM files').get();
+      return { created: false };
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      this.closeDb();
+      this.removeFiles();
+      return this.create('corrupt');
+    }
+  }
+
+  apply(changes: readonly IndexChange[]): number {
+    if (changes.length === 0) return 0;
+    const db = this.requireDb();
+    const run = db.transaction((list: readonly IndexChange[]) => {
+      let digest = this.digest();
+      let applied = 0;
+      for (const change of list) {
+        const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
+        const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
+        if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
+        if (current) digest = modulo(digest - current.hash);
+        if (change.kind !== 'item') this.removeItem(id);
+        if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
+        else {
+          const { signature, hash, racy } = change.file;
+          const problem = change.kind === 'problem' ? change.problem.message : null;
+          this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
+          if (change.kind === 'item') this.upsertItem(change.item);
+          digest = modulo(digest + hash);
+        }
+        applied++;
+      }
+      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
+      return applied;
+    });
+    return run.immediate(changes);
+  }
+
+  digest(): number {
+    const row = this.stmt("SELECT value FROM meta WHERE key = 'digest'").pluck().get() as string | undefined;
+    return row === undefined ? 0 : Number(row);
+  }
+
+  recomputeDigest(): number {
+    const run = this.requireDb().transaction(() => {
+      // Summed in two halves: the plain sum of 100k 48-bit hashes overflows SQLite's 64-bit integers.
+      const [low, high] = this.stmt('SELECT coalesce(sum(hash % 16777216), 0), coalesce(sum(hash / 16777216), 0) FROM files').raw().get() as [number, number];
+      const digest = ((high % 16777216) * 16777216 + (low % DIGEST_MODULUS)) % DIGEST_MODULUS;
+      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
+      return digest;
+    });
+    return run.immediate();
+  }
+
+  files(): Map<string, IndexedFile> {
+    const out = new Map<string, IndexedFile>();
+    for (const [id, size, mtimeMs, ino, hash, racy] of this.stmt('SELECT id, size, mtime, ino, hash, racy FROM files').raw().iterate() as IterableIterator<[string, number, number, number, number, number]>) {
+      out.set(id, { signature: { size, mtimeMs, ino }, hash, racy: racy === 1 });
+    }
+    return out;
+  }
+
+  /** The comparison runs in SQL over the scan passed as one JSON array, so 100k recorded files never become JavaScript objects. */
+  compareFiles(scanned: readonly ScannedFile[]): FileComparison {
+    const json = JSON.stringify(scanned.map(({ id, hash }) => [id, hash]));
+    const read = this.requireDb().transaction(() => {
+      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(?)) SELECT s.i, f.size, f.mtime, f.ino FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null][])
+        .map(([index, size, mtimeMs, ino]) => ({ index, expected: size === null ? null : { size, mtimeMs: mtimeMs!, ino: ino! } }));
+      const gone = (this.stmt('SELECT id, size, mtime, ino FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(?))').raw().all(json) as [string, number, number, number][])
+        .map(([id, size, mtimeMs, ino]) => ({ id, expected: { size, mtimeMs, ino } }));
+      return { changed, gone };
+    });
+    return read.deferred();
+  }
+
+  fileOf(id: string): IndexedFile | undefined {
+    const row = this.stmt('SELECT size, mtime, ino, hash, racy FROM files WHERE id = ?').raw().get(id) as [number, number, number, number, number] | undefined;
+    return row ? { signature: { size: row[0], mtimeMs: row[1], ino: row[2] }, hash: row[3], racy: row[4] === 1 } : undefined;
+  }
+
+  racy(): string[] {
+    return this.stmt('SELECT id FROM files WHERE racy = 1 ORDER BY id').pluck().all() as string[];
+  }
+
+  note(key: string): string | undefined {
+    return this.stmt('SELECT value FROM meta WHERE key = ?').pluck().get(`note:${key}`) as string | undefined;
+  }
+
+  setNote(key: string, value: string): void {
+    this.stmt('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(`note:${key}`, value);
+  }
+
+  get(id: string): IndexedItem | undefined {
+    const row = this.stmt(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE i.id = ?`).raw().get(id) as ItemRow | undefined;
+    return row ? rowToItem(row) : undefined;
+  }
+
+  getMany(ids: readonly string[]): IndexedItem[] {
+    return ids.map((id) => this.get(id)).filter((item): item is IndexedItem => item !== undefined);
+  }
+
+  size(): number {
+    return this.stmt('SELECT count(*) FROM items').pluck().get() as number;
+  }
+
+  page(query: IndexPageQuery): IndexPage {
+    const where = filterSql(query.filter);
+    const columns = sortColumns(query.sort);
+    const direction = query.descending ? 'DESC' : 'ASC';
+    const order = columns.map((column) => `${column} ${direction}`).join(', ');
+    const after = query.after ? ` AND (${columns.join(', ')}) ${query.descending ? '<' : '>'} (${columns.map(() => '?').join(', ')})` : '';
+    const read = this.requireDb().transaction(() => {
+      const total = this.stmt(`SELECT count(*) FROM items i WHERE ${where.sql}`).pluck().get(...where.params) as number;
+      const rows = this.stmt(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).raw().all(...where.params, ...(query.after ?? []), query.limit) as ItemRow[];
+      return { items: rows.map(rowToItem), total };
+    });
+    return read.deferred();
+  }
+
+  readiness(query: ReadinessQuery): Readiness {
+    const terminal = query.terminal.length ? query.terminal : [''];
+    const marks = terminal.map(() => '?').join(', ');
+    const where = filterSql({ statuses: [query.status], ...(query.types?.length ? { types: query.types } : {}), ...(query.tagsAll?.length ? { tagsAll: query.tagsAll } : {}) });
+    const assignee = query.assignee ?? null;
+    // The blocked items and the containers with unfinished children, each found once from the
+    // (few) links and parents, then looked up per candidate.
+    const sets = `WITH blocked(rid) AS (SELECT l.rid FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${marks}))),
+      busy(id) AS (SELECT parent FROM items WHERE parent IS NOT NULL AND status NOT IN (${marks}))`;
+    const category = `CASE
+      WHEN i.rid IN blocked THEN 1
+      WHEN i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?) THEN 2
+      WHEN i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ? THEN 2
+      WHEN i.id IN busy THEN 3
+      ELSE 0 END`;
+    const setParams = [...terminal, ...terminal];
+    const categoryParams = [query.nowIso, assignee, assignee, assignee, assignee];
+    const read = this.requireDb().transaction(() => {
+      const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
+      for (const [kind, count] of this.stmt(`${sets} SELECT ${category} AS category, count(*) FROM items i WHERE ${where.sql} GROUP BY category`).raw().all(...setParams, ...categoryParams, ...where.params) as [number, number][]) {
+        counts.open += count;
+        if (kind === 0) counts.ready += count;
+        else if (kind === 1) counts.blocked += count;
+        else if (kind === 2) counts.claimed += count;
+        else counts.containers += count;
+      }
+      const rows = this.stmt(`${sets} SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE ${where.sql} AND (${category}) = 0 ORDER BY i.priority, i.created, i.id LIMIT ?`).raw().all(...setParams, ...where.params, ...categoryParams, query.limit) as ItemRow[];
+      return { counts, ready: rows.map(rowToItem) };
+    });
+    return read.deferred();
+  }
+
+  *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
+    const where = filterSql(query.filter);
+    const counted: string[] = [];
+    const countParams: unknown[] = [];
+    for (const term of query.terms) {
+      for (const column of ['i.title_lc', 't.body_lc', 't.comments_lc']) {
+        counted.push(`min(?, (length(${column}) - length(replace(${column}, ?, ''))) / length(?))`);
+        countParams.push(query.cap, term, term);
+      }
+    }
+    const present = query.terms.map(() => '(instr(i.title_lc, ?) > 0 OR instr(t.body_lc, ?) > 0 OR instr(t.comments_lc, ?) > 0)');
+    const presentParams = query.terms.flatMap((term) => [term, term, term]);
+    const narrowing = candidateRows(query.terms, query.requireAll);
+    const narrowed = narrowing ? ` AND i.rid IN (${narrowing.sql})` : '';
+    const select = `SELECT i.id, i.priority, i.updated, i.id = ?, instr(i.title_lc, ?) > 0, ${counted.join(', ')} FROM ${ITEM_SOURCE}`;
+    const selectParams = [query.phrase, query.phrase, ...countParams];
+    const termsSql = `(${present.join(query.requireAll ? ' AND ' : ' OR ')})`;
+    const sql = `${select} WHERE ${where.sql} AND i.id = ? UNION ALL ${select} WHERE ${where.sql} AND i.id <> ?${narrowed} AND ${termsSql}`;
+    const params = [...selectParams, ...where.params, query.phrase, ...selectParams, ...where.params, query.phrase, ...(narrowing?.params ?? []), ...presentParams];
+    const rows = this.stmt(sql).raw().iterate(...params) as IterableIterator<unknown[]>;
+    for (const row of rows) {
+      const [id, priority, updated, idMatch, phraseInTitle, ...counts] = row as [string, number, string, number, number, ...number[]];
+      yield { id, priority, updated, idMatch: idMatch === 1, phraseInTitle: phraseInTitle === 1, counts };
+    }
+  }
+
+  referrers(id: string): string[] {
+    return this.stmt('SELECT id FROM items WHERE parent = ? UNION SELECT i.id FROM links l JOIN items i ON i.rid = l.rid WHERE l.target = ? ORDER BY 1').pluck().all(id, id) as string[];
+  }
+
+  overview(nowIso: string): IndexOverview {
+    const read = this.requireDb().transaction(() => {
+      const byStatus = Object.fromEntries(this.stmt('SELECT status, count(*) FROM items GROUP BY status ORDER BY status').raw().all() as [string, number][]);
+      const byType = Object.fromEntries(this.stmt('SELECT type, count(*) FROM items GROUP BY type ORDER BY type').raw().all() as [string, number][]);
+      const claims = (this.stmt('SELECT id, title, claim_holder, claim_expires FROM items WHERE claim_holder IS NOT NULL AND claim_expires > ? ORDER BY claim_expires, id').raw().all(nowIso) as [string, string, string, string][])
+        .map(([id, title, holder, expiresAt]) => ({ id, title, holder, expiresAt }));
+      return { total: this.size(), byStatus, byType, claims };
+    });
+    return read.deferred();
+  }
+
+  problems(): IndexProblem[] {
+    return (this.stmt('SELECT id, problem FROM files WHERE problem IS NOT NULL ORDER BY id').raw().all() as [string, string][]).map(([id, message]) => ({ id, message }));
+  }
+
+  close(): void {
+    this.closeDb();
+  }
+
+  /** Inserts or replaces an item's rows, keeping its rowid and the unchanged comment lines. */
+  private upsertItem(item: IndexedItem): void {
+    const previous = this.stmt('SELECT i.rid, t.comments_lc FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string] | undefined;
+    const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
+    let rid: number;
+    if (previous) {
+      rid = previous[0];
+      this.stmt(`UPDATE items SET (${ITEM_INSERT_COLUMNS}) = (${marks}) WHERE rid = ?`).run(...itemValues(item), rid);
+      this.stmt('UPDATE texts SET body_lc = ?, comments_lc = ? WHERE rid = ?').run(item.text.body, item.text.comments, rid);
+      this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
+      this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
+      this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
+    } else {
+      rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...itemValues(item)).lastInsertRowid);
+      this.stmt('INSERT INTO texts(rid, body_lc, comments_lc) VALUES (?, ?, ?)').run(rid, item.text.body, item.text.comments);
+    }
+    for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
+    for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
+    for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
+    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc) VALUES (?, ?, ?)').run(rid, item.text.title, item.text.body);
+    this.updateCommentLines(rid, previous?.[1], item.text.comments);
+  }
+
+  /**
+   * Brings an item's indexed comment lines from `before` to `after`: when comments were only
+   * added (the usual case) just the new lines are inserted, else the lines are compared.
+   */
+  private updateCommentLines(rid: number, before: string | undefined, after: string): void {
+    if (before === after) return;
+    if (before !== undefined && before !== '' && after.startsWith(`${before}\n`)) {
+      for (const line of after.slice(before.length + 1).split('\n')) this.insertCommentLine(rid, line);
+      return;
+    }
+    const kept = new Map<string, number[]>();
+    for (const [cid, line] of this.stmt('SELECT cid, line FROM comment_lines WHERE rid = ?').raw().all(rid) as [number, string][]) {
+      const list = kept.get(line) ?? [];
+      list.push(cid);
+      kept.set(line, list);
+    }
+    for (const line of after === '' ? [] : after.split('\n')) {
+      const cid = kept.get(line)?.pop();
+      if (cid === undefined) this.insertCommentLine(rid, line);
+    }
+    for (const cids of kept.values()) for (const cid of cids) this.deleteCommentLine(cid);
+  }
+
+  private insertCommentLine(rid: number, line: string): void {
+    const cid = Number(this.stmt('INSERT INTO comment_lines(rid, line) VALUES (?, ?)').run(rid, line).lastInsertRowid);
+    this.stmt('INSERT INTO comment_fts(rowid, line) VALUES (?, ?)').run(cid, line);
+  }
+
+  private deleteCommentLine(cid: number): void {
+    this.stmt('DELETE FROM comment_fts WHERE rowid = ?').run(cid);
+    this.stmt('DELETE FROM comment_lines WHERE cid = ?').run(cid);
+  }
+
+  private removeItem(id: string): void {
+    const rid = this.stmt('SELECT rid FROM items WHERE id = ?').pluck().get(id) as number | undefined;
+    if (rid === undefined) return;
+    this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
+    this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
+    this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
+    for (const cid of this.stmt('SELECT cid FROM comment_lines WHERE rid = ?').pluck().all(rid) as number[]) this.deleteCommentLine(cid);
+    this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
+    this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
+  }
+
+  private create(reason: 'missing' | 'corrupt'): IndexOpening {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const db = this.connect();
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      db.exec(SQLITE_INDEX_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    return { created: true, reason };
+  }
+
+  /** Empties a database of another schema in place (other processes keep a valid file). */
+  private reset(db: Database): void {
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(SQLITE_INDEX_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    this.statements.clear();
+  }
+
+  private connect(): Database {
+    const Sqlite = loadDriver();
+    const db = new Sqlite(this.path, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      this.ino = statSync(this.path).ino;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    return db;
+  }
+
+  private requireDb(): Database {
+    if (!this.db) this.open();
+    return this.db!;
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.requireDb().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private closeDb(): void {
+    this.statements.clear();
+    this.db?.close();
+    this.db = undefined;
+    this.ino = undefined;
+  }
+
+  private removeFiles(): void {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+  }
+}
+
+let driver: typeof BetterSqlite3 | undefined;
+
+/** better-sqlite3, loaded on first use (its native module costs a start several milliseconds). */
+function loadDriver(): typeof BetterSqlite3 {
+  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return driver;
+}
+
+/**
+ * The rows that may hold the terms, from the trigram indexes of titles and bodies and of
+ * comment lines: per term the union of both, then the intersection over the terms (with
+ * `requireAll`) or their union. A term too short for a trigram narrows nothing: with
+ * `requireAll` it is left to the exact test, otherwise nothing is narrowed.
+ */
+function candidateRows(terms: readonly string[], requireAll: boolean): { sql: string; params: string[] } | undefined {
+  const sets: string[] = [];
+  const params: string[] = [];
+  for (const term of terms) {
+    const match = trigramMatch([term], 'AND');
+    if (!match) {
+      if (requireAll) continue;
+      return undefined;
+    }
+    sets.push('SELECT rowid FROM fts WHERE fts MATCH ? UNION SELECT rid FROM comment_lines WHERE cid IN (SELECT rowid FROM comment_fts WHERE comment_fts MATCH ?)');
+    params.push(match, match);
+  }
+  if (sets.length === 0) return undefined;
+  return { sql: sets.join(requireAll ? ' INTERSECT ' : ' UNION '), params };
+}
+
+/** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */
+function modulo(value: number): number {
+  return value < 0 ? value + DIGEST_MODULUS : value >= DIGEST_MODULUS ? value - DIGEST_MODULUS : value;
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && CORRUPT_CODES.has(code);
+}
+
+function sameFile(recorded: { size: number; mtime: number; ino: number } | undefined, expected: FileSignature | null): boolean {
+  if (expected === null || recorded === undefined) return expected === null && recorded === undefined;
+  return recorded.size === expected.size && recorded.mtime === expected.mtimeMs && recorded.ino === expected.ino;
+}

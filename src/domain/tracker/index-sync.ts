@@ -1,0 +1,255 @@
+import type { Clock } from '../../ports/clock.js';
+import type { FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { IndexChange, IndexedFile, ItemIndexStore } from '../../ports/item-index-store.js';
+import { PmError } from '../errors/index.js';
+import { addHash, fileHash } from './file-hash.js';
+import { toIndexEntry } from './index-entry.js';
+import { parseItem } from './item-codec.js';
+import type { Item } from './item.js';
+import type { TrackerPaths } from './tracker-paths.js';
+
+/**
+ * A file whose modification time is this close to the moment its signature was taken may still
+ * be edited in place within the same timestamp tick, leaving size, time and inode unchanged
+ * (git's "racily clean" entries); such a file is read again by later checks until it is older.
+ * Linux stamps files from a clock that advances once per scheduler tick (1 to 10 ms); a time
+ * that is a whole second suggests a filesystem with coarse timestamps (ext3 and HFS+ 1 s, FAT
+ * 2 s), which gets {@link RACY_COARSE_MS}.
+ */
+export const RACY_MS = 25;
+export const RACY_COARSE_MS = 2000;
+
+/** Whether a file with this signature, taken at `statAt`, might change unseen by its signature. */
+export function isRacy(signature: FileSignature, statAt: number): boolean {
+  return signature.mtimeMs > statAt - (signature.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
+}
+
+/** Changes applied per index transaction while re-reading many files. */
+const BATCH = 500;
+/** Re-reads of at least this many files report progress. */
+const PROGRESS_FROM = 1000;
+
+export interface IndexSyncOptions {
+  /**
+   * Long-lived hosts (pm-mcp, pm-mcp-http): after the first full check, follow changes through
+   * a watch of the items directory instead of checking every file per query.
+   */
+  readonly watch?: boolean;
+  /** Told how far a long re-read has come (the CLI draws a progress bar on a TTY). */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** A file to read again, with the signature the index recorded for it (null: none). */
+interface Stale {
+  readonly id: string;
+  readonly expected: FileSignature | null;
+}
+
+/**
+ * Keeps the derived index exact (docs/TRACKER.md "The derived index"). Every pm write updates
+ * the index in its own locked write ({@link recordItem}); before every query {@link refresh}
+ * finds what changed outside pm:
+ *
+ * - one-shot processes list the items directory with every file's signature (size,
+ *   modification time, inode) and compare the sum of their hashes with the index's: equal sums
+ *   prove nothing changed; otherwise the recorded signatures are compared and only the files
+ *   that differ are read again, those gone are dropped;
+ * - long-lived hosts do that once, then follow a watch of the directory (and re-check the
+ *   directory itself, in case it was replaced);
+ * - files marked racy are read again either way.
+ *
+ * A repair applies only if the index still records what it saw before reading (compare and
+ * swap), so a reader never overwrites a concurrent writer's newer record; a writer killed
+ * between its file write and its index update left a signature mismatch that the next check
+ * repairs.
+ */
+export class IndexSync {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private stopWatch: (() => void) | undefined;
+  private readonly dirty = new Set<string>();
+  private readonly pending: IndexChange[] = [];
+  private rescan = true;
+  private directoryIno: number | undefined;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly clock: Clock,
+    private readonly paths: TrackerPaths,
+    private readonly store: ItemIndexStore,
+    private readonly options: IndexSyncOptions = {},
+  ) {}
+
+  /**
+   * Brings the index up to date with the files. A call made while a check runs waits for it and
+   * then runs one more (shared by every call that waited), so each caller's check started after
+   * the call.
+   */
+  refresh(): Promise<void> {
+    if (!this.running) {
+      this.running = this.check().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running.then(
+      () => this.afterQueued(),
+      () => this.afterQueued(),
+    );
+    return this.queued;
+  }
+
+  /**
+   * Records an item this process just wrote (under the write lock, right after the file). The
+   * record is applied by {@link flushRecords}, which the writer calls before it releases the
+   * lock, or by the next {@link refresh} of this process, whichever comes first.
+   */
+  recordItem(item: Item, signature: FileSignature): void {
+    this.pending.push({ kind: 'item', item: toIndexEntry(item), file: this.fileOf(item.id, signature, this.clock.now()) });
+  }
+
+  /** Records that this process just removed an item's file (applied like {@link recordItem}). */
+  recordRemoval(id: string): void {
+    this.pending.push({ kind: 'gone', id });
+  }
+
+  /** Applies the pending records of this process's writes in one transaction. */
+  flushRecords(): void {
+    if (this.pending.length === 0) return;
+    const changes = this.pending.splice(0);
+    this.store.open();
+    this.store.apply(changes);
+  }
+
+  /** Stops the watch (long-lived hosts on exit). */
+  close(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+    this.rescan = true;
+  }
+
+  private afterQueued(): Promise<void> {
+    this.queued = undefined;
+    return this.refresh();
+  }
+
+  private async check(): Promise<void> {
+    this.flushRecords();
+    const opening = this.store.open();
+    if (opening.created) {
+      this.rescan = true;
+      // The JSON snapshot of earlier versions is never read again.
+      await this.fs.remove(`${this.paths.runtime}/index.json`);
+    }
+    if (!this.options.watch) {
+      await this.sweep();
+      return;
+    }
+    await this.followWatch();
+  }
+
+  private async followWatch(): Promise<void> {
+    const directory = await this.fs.stat(this.paths.items);
+    if (!this.stopWatch || directory?.ino !== this.directoryIno) {
+      this.stopWatch?.();
+      this.directoryIno = directory?.ino;
+      this.stopWatch = this.fs.watch(this.paths.items, (name) => {
+        if (name === undefined) this.rescan = true;
+        else if (name.endsWith('.md')) this.dirty.add(name.slice(0, -3));
+      });
+      this.rescan = true;
+    }
+    await this.fs.settleWatch?.();
+    if (this.rescan) {
+      this.rescan = false;
+      this.dirty.clear();
+      await this.sweep();
+      return;
+    }
+    const ids = new Set([...this.dirty, ...this.store.racy()]);
+    this.dirty.clear();
+    await this.recheck([...ids]);
+  }
+
+  /** Compares the whole directory with the index; re-reads what differs. */
+  private async sweep(): Promise<void> {
+    const scannedAt = this.clock.now();
+    const entries = await this.fs.scan(this.paths.items);
+    const others: string[] = [];
+    let sum = 0;
+    for (const { name, signature } of entries) {
+      if (name.endsWith('.md')) sum = addHash(sum, fileHash(name.slice(0, -3), signature));
+      else others.push(name);
+    }
+    if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
+    const reread = new Set<string>();
+    if (sum !== this.store.digest()) {
+      const files: { id: string; hash: number; signature: FileSignature }[] = [];
+      for (const { name, signature } of entries) {
+        if (!name.endsWith('.md')) continue;
+        const id = name.slice(0, -3);
+        files.push({ id, hash: fileHash(id, signature), signature });
+      }
+      const { changed, gone } = this.store.compareFiles(files);
+      this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
+      const stale = changed.map(({ index, expected }) => ({ ...files[index]!, expected }));
+      await this.reread(stale, scannedAt);
+      for (const { id } of stale) reread.add(id);
+      if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
+    }
+    await this.recheck(this.store.racy().filter((id) => !reread.has(id)));
+  }
+
+  /** Re-reads files whose signature the scan already took (at `statAt`). */
+  private async reread(stale: readonly (Stale & { signature: FileSignature })[], statAt: number): Promise<void> {
+    const progress = stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
+    let batch: IndexChange[] = [];
+    for (let i = 0; i < stale.length; i++) {
+      const { id, expected, signature } = stale[i]!;
+      batch.push(await this.read(id, expected, signature, statAt));
+      if (batch.length >= BATCH) {
+        this.store.apply(batch);
+        batch = [];
+        progress?.(i + 1, stale.length);
+      }
+    }
+    this.store.apply(batch);
+    if (stale.length > 0) progress?.(stale.length, stale.length);
+  }
+
+  /** Takes each file's signature anew and re-reads it (watch events, racy files). */
+  private async recheck(ids: readonly string[]): Promise<void> {
+    const changes: IndexChange[] = [];
+    for (const id of ids) {
+      const expected = this.store.fileOf(id)?.signature ?? null;
+      const statAt = this.clock.now();
+      const signature = await this.fs.stat(this.paths.itemFile(id));
+      if (!signature) {
+        if (expected) changes.push({ kind: 'gone', id, expected });
+        continue;
+      }
+      changes.push(await this.read(id, expected, signature, statAt));
+    }
+    this.store.apply(changes);
+  }
+
+  /** The index change for one file, read after its signature was taken at `statAt`. */
+  private async read(id: string, expected: FileSignature | null, signature: FileSignature, statAt: number): Promise<IndexChange> {
+    const path = this.paths.itemFile(id);
+    const text = await this.fs.readText(path);
+    if (text === undefined) return { kind: 'gone', id, expected };
+    const file = this.fileOf(id, signature, statAt);
+    try {
+      const item = parseItem(text, path);
+      if (item.id !== id) throw new Error(`front matter id ${item.id} does not match the file name`);
+      return { kind: 'item', item: toIndexEntry(item), file, expected };
+    } catch (error) {
+      const message = error instanceof PmError || error instanceof Error ? error.message : String(error);
+      return { kind: 'problem', problem: { id, message }, file, expected };
+    }
+  }
+
+  private fileOf(id: string, signature: FileSignature, statAt: number): IndexedFile {
+    return { signature, hash: fileHash(id, signature), racy: isRacy(signature, statAt) };
+  }
+}

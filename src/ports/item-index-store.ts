@@ -1,0 +1,228 @@
+import type { FileSignature } from './file-system.js';
+
+/**
+ * One item as the derived index keeps it: the fields list, next and search filter and sort
+ * on, and the lowercased text search looks in. Derived from the item file, never the source of
+ * truth (docs/TRACKER.md "The derived index").
+ */
+export interface IndexedItem {
+  readonly id: string;
+  readonly title: string;
+  readonly type: string;
+  readonly status: string;
+  readonly priority: number;
+  readonly tags: readonly string[];
+  readonly parent?: string;
+  readonly assignee?: string;
+  readonly claimHolder?: string;
+  readonly claimExpiresAt?: string;
+  readonly blockedBy: readonly string[];
+  readonly related: readonly string[];
+  readonly created: string;
+  readonly updated: string;
+  readonly revision: number;
+  /** How many comments the item has. */
+  readonly comments: number;
+  /** Lowercased title, body and comment texts (comments joined by newlines). */
+  readonly text: { readonly title: string; readonly body: string; readonly comments: string };
+}
+
+/** An item file the index could not read, kept so an unchanged broken file is not re-read. */
+export interface IndexProblem {
+  readonly id: string;
+  readonly message: string;
+}
+
+/**
+ * What the index records of the file an entry was derived from. `hash` is the domain's hash of
+ * the file's name and signature (an integer in [0, 2^48)); the store keeps their sum, so the
+ * domain can compare a whole directory scan with the index in O(1). `racy` marks a file whose
+ * modification time was too close to the moment it was read for its signature to prove that a
+ * later in-place edit changed it: such files are read again by the next check.
+ */
+export interface IndexedFile {
+  readonly signature: FileSignature;
+  readonly hash: number;
+  readonly racy: boolean;
+}
+
+/** One file of a directory scan, as {@link ItemIndexStore.compareFiles} takes it. */
+export interface ScannedFile {
+  readonly id: string;
+  readonly hash: number;
+}
+
+export interface FileComparison {
+  readonly changed: readonly { readonly index: number; readonly expected: FileSignature | null }[];
+  readonly gone: readonly { readonly id: string; readonly expected: FileSignature }[];
+}
+
+/**
+ * One change to the index. `expected` makes it conditional (compare and swap): it applies only
+ * while the file recorded for the id is still the one given (`null`: no record at all), so a
+ * reader repairing the index from a file it read cannot overwrite what a writer recorded
+ * meanwhile. Without `expected` the change applies unconditionally (the writer holding the
+ * tracker's write lock).
+ */
+export type IndexChange =
+  | { readonly kind: 'item'; readonly item: IndexedItem; readonly file: IndexedFile; readonly expected?: FileSignature | null }
+  | { readonly kind: 'problem'; readonly problem: IndexProblem; readonly file: IndexedFile; readonly expected?: FileSignature | null }
+  | { readonly kind: 'gone'; readonly id: string; readonly expected?: FileSignature | null };
+
+/** Which items a query looks at. Every given condition must hold. */
+export interface IndexFilter {
+  /** Status is one of these. */
+  readonly statuses?: readonly string[];
+  /** Status is none of these. */
+  readonly excludeStatuses?: readonly string[];
+  readonly types?: readonly string[];
+  /** The item carries every one of these tags. */
+  readonly tagsAll?: readonly string[];
+  readonly assignee?: string;
+  readonly parent?: string;
+  readonly idPrefix?: string;
+  /** The item lists this id among its blockers. */
+  readonly blockedBy?: string;
+  /** A substring (already lowercase) of the lowercased title or body. */
+  readonly text?: string;
+}
+
+/** The fields a page can be ordered by; `titleText` is the lowercased title. */
+export type IndexSortField = 'priority' | 'created' | 'updated' | 'titleText' | 'id';
+
+/**
+ * A keyset page: items matching `filter`, ordered by `sort` (ascending, or all fields descending),
+ * strictly after the key `after` (the `sort` values of the previous page's last item). Strings
+ * order by Unicode code point (SQLite's binary collation on UTF-8).
+ */
+export interface IndexPageQuery {
+  readonly filter: IndexFilter;
+  readonly sort: readonly IndexSortField[];
+  readonly descending: boolean;
+  readonly after?: readonly (string | number)[];
+  readonly limit: number;
+}
+
+export interface IndexPage {
+  readonly items: readonly IndexedItem[];
+  /** How many items match the filter in all (ignoring `after` and `limit`). */
+  readonly total: number;
+}
+
+/**
+ * What next asks of the index: items with status `status` (and the given types and tags)
+ * sorted into categories, first match wins:
+ * - blocked: a blocker is missing from the index or has a status outside `terminal`;
+ * - claimed: claimHolder set, claimExpiresAt > `nowIso` and claimHolder is not `assignee`;
+ * - claimed: assignee set, the query names an `assignee`, and they differ;
+ * - container: some item whose parent is this one has a status outside `terminal`;
+ * - ready: everything else.
+ * The ready items come in (priority, created, id) ascending order, at most `limit` of them.
+ */
+export interface ReadinessQuery {
+  readonly status: string;
+  readonly terminal: readonly string[];
+  readonly nowIso: string;
+  readonly assignee?: string;
+  readonly types?: readonly string[];
+  readonly tagsAll?: readonly string[];
+  readonly limit: number;
+}
+
+export interface Readiness {
+  readonly counts: { readonly open: number; readonly ready: number; readonly blocked: number; readonly claimed: number; readonly containers: number };
+  readonly ready: readonly IndexedItem[];
+}
+
+/**
+ * The candidates of a search. An item is a candidate when its id equals `phrase`, or when every
+ * term (with `requireAll`; otherwise at least one) occurs as a substring of its lowercased
+ * title, body or comments. Terms and phrase are lowercase already.
+ */
+export interface SearchCandidatesQuery {
+  readonly terms: readonly string[];
+  readonly phrase: string;
+  readonly requireAll: boolean;
+  /** Occurrence counts stop at this number. */
+  readonly cap: number;
+  readonly filter: IndexFilter;
+}
+
+/**
+ * What the domain ranks a candidate by. `counts` holds, per term in query order, the number of
+ * non-overlapping occurrences (left to right, at most `cap`) in the title, the body and the
+ * comments: three numbers per term.
+ */
+export interface SearchCandidate {
+  readonly id: string;
+  readonly priority: number;
+  readonly updated: string;
+  readonly idMatch: boolean;
+  /** Whether the lowercased title contains the whole phrase. */
+  readonly phraseInTitle: boolean;
+  readonly counts: readonly number[];
+}
+
+/** Counts and live claims over every indexed item (pm context). */
+export interface IndexOverview {
+  readonly total: number;
+  readonly byStatus: Readonly<Record<string, number>>;
+  readonly byType: Readonly<Record<string, number>>;
+  /** Claims with claimExpiresAt > nowIso, by expiry then id. */
+  readonly claims: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
+}
+
+/** How {@link ItemIndexStore.open} found the stored index. */
+export interface IndexOpening {
+  /** True when there was no usable index (missing, corrupt, or of another schema) and an empty one was made. */
+  readonly created: boolean;
+  readonly reason?: 'missing' | 'corrupt' | 'schema';
+}
+
+/**
+ * The derived index behind list, next, search and the dependency graph (docs/TRACKER.md "The
+ * derived index"), shaped to those queries: the store selects and orders candidates, the domain
+ * keeps the rules (readiness categories and search ranking are computed from what it returns,
+ * or follow the query's definition above). Synchronous: both adapters answer from local memory
+ * or a local database file, and each call sees one consistent state. Several processes may
+ * share one store; every change is applied atomically.
+ */
+export interface ItemIndexStore {
+  /** Opens (or creates) the stored index; a missing, corrupt or other-schema one is replaced by an empty one. */
+  open(): IndexOpening;
+  /** Applies the changes in one atomic step; returns how many applied (conditional ones may not). */
+  apply(changes: readonly IndexChange[]): number;
+  /** The sum (mod 2^48) of the hashes of every recorded file. */
+  digest(): number;
+  /** Recomputes {@link digest} from the recorded files (after a check found no difference but the sums disagreed). */
+  recomputeDigest(): number;
+  /** Every recorded file, by id (items and problems). */
+  files(): Map<string, IndexedFile>;
+  /**
+   * Compares a directory scan (each file's id and hash) with the recorded files: the positions
+   * in `scanned` of files recorded with another hash or not at all (with the recorded signature,
+   * null when none), and the recorded files the scan did not find.
+   */
+  compareFiles(scanned: readonly ScannedFile[]): FileComparison;
+  /** The recorded file of one id. */
+  fileOf(id: string): IndexedFile | undefined;
+  /** The ids whose recorded file is marked racy. */
+  racy(): string[];
+  /** A small value the domain keeps with the index (the items directory's last seen signature). */
+  note(key: string): string | undefined;
+  setNote(key: string, value: string): void;
+  get(id: string): IndexedItem | undefined;
+  /** The items with these ids that exist, in the order given. */
+  getMany(ids: readonly string[]): IndexedItem[];
+  size(): number;
+  page(query: IndexPageQuery): IndexPage;
+  readiness(query: ReadinessQuery): Readiness;
+  /** Every candidate, in no particular order. */
+  searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate>;
+  /** Ids of the items that name `id` as parent, blocker or related item, sorted. */
+  referrers(id: string): string[];
+  overview(nowIso: string): IndexOverview;
+  /** Unreadable item files, by id. */
+  problems(): IndexProblem[];
+  close(): void;
+}

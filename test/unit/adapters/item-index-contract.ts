@@ -1,0 +1,290 @@
+import type { FileSignature } from '../../../src/ports/file-system.js';
+import type { IndexChange, IndexedItem, ItemIndexStore } from '../../../src/ports/item-index-store.js';
+
+/** A deterministic PRNG (mulberry32), so a failing random case can be replayed. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    let t = (s += 0x6d2b79f5);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
+
+export function entry(id: string, overrides: Partial<IndexedItem> = {}): IndexedItem {
+  const title = overrides.title ?? `Title of ${id}`;
+  return {
+    id,
+    title,
+    type: 'Task',
+    status: 'open',
+    priority: 2,
+    tags: [],
+    blockedBy: [],
+    related: [],
+    created: '2026-01-01T00:00:00.000Z',
+    updated: '2026-01-01T00:00:00.000Z',
+    revision: 1,
+    comments: 0,
+    ...overrides,
+    text: overrides.text ?? { title: title.toLowerCase(), body: '', comments: '' },
+  };
+}
+
+export const put = (item: IndexedItem, n = 0, extra: Partial<{ racy: boolean; hash: number }> = {}): IndexChange => ({
+  kind: 'item',
+  item,
+  file: { signature: sig(n), hash: extra.hash ?? n + 1, racy: extra.racy ?? false },
+});
+
+const WORDS = ['index', 'cache', 'ka', 'lo', 'kalo', 'mi', 'indexer', 'réindex', 'ß', 'straße', '日本', '日本語', 'a-b', 'x_y', '😀', 'ｚ'];
+const STATUSES = ['open', 'open', 'open', 'in_progress', 'blocked', 'closed', 'canceled', 'draft'];
+const TYPES = ['Task', 'Epic', 'Issue'];
+const TAGS = ['api', 'cli', 'docs'];
+const PEOPLE = ['ana', 'bo', 'cy'];
+
+/** A random but valid population of entries (references point at earlier ids or at missing ones). */
+export function population(random: () => number, count: number): IndexedItem[] {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const sentence = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  const out: IndexedItem[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `pm-${i.toString(36).padStart(4, '0')}`;
+    const earlier = out.map((e) => e.id);
+    const title = `${sentence(1 + Math.floor(random() * 4))}${random() < 0.2 ? ' 😀' : ''}`;
+    const body = sentence(Math.floor(random() * 12));
+    const comments = random() < 0.3 ? sentence(4) : '';
+    const created = new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 50) * 3_600_000).toISOString();
+    const claim = random() < 0.2 ? { claimHolder: pick(PEOPLE), claimExpiresAt: random() < 0.5 ? '2026-06-01T00:00:00.000Z' : '2025-06-01T00:00:00.000Z' } : {};
+    out.push(entry(id, {
+      title,
+      type: pick(TYPES),
+      status: pick(STATUSES),
+      priority: Math.floor(random() * 5),
+      tags: [...new Set(Array.from({ length: Math.floor(random() * 3) }, () => pick(TAGS)))],
+      ...(earlier.length && random() < 0.3 ? { parent: pick(earlier) } : {}),
+      ...(random() < 0.5 ? { assignee: pick(PEOPLE) } : {}),
+      ...claim,
+      blockedBy: earlier.length && random() < 0.3 ? [pick(earlier), ...(random() < 0.2 ? ['pm-zzzz'] : [])] : [],
+      related: earlier.length && random() < 0.2 ? [pick(earlier)] : [],
+      created,
+      updated: random() < 0.5 ? created : new Date(Date.parse(created) + Math.floor(random() * 10) * 60_000).toISOString(),
+      comments: comments ? 1 : 0,
+      text: { title: title.toLowerCase(), body, comments },
+    }));
+  }
+  return out;
+}
+
+/**
+ * The shared contract of the ItemIndexStore port, run against the SQLite adapter (a database
+ * file in a temp dir) and the in-memory one: same results, same order, same counts, same
+ * candidates, so the domain's tests over the fake hold for the real index.
+ */
+export function describeItemIndexContract(label: string, subject: () => Promise<ItemIndexStore>): void {
+  describe(`${label}: ItemIndexStore (contract)`, () => {
+    let store: ItemIndexStore;
+    beforeEach(async () => {
+      store = await subject();
+      store.open();
+    });
+    afterEach(() => store.close());
+
+    it('keeps files, their hash sum, racy marks and notes', () => {
+      expect(store.digest()).toBe(0);
+      expect(store.apply([put(entry('pm-a1'), 1, { hash: 2 ** 47 }), put(entry('pm-b1'), 2, { hash: 2 ** 47 + 5, racy: true })])).toBe(2);
+      expect(store.digest()).toBe(5);
+      expect(store.recomputeDigest()).toBe(5);
+      expect(store.digest()).toBe(5);
+      expect(store.fileOf('pm-a1')).toEqual({ signature: sig(1), hash: 2 ** 47, racy: false });
+      expect([...store.files().keys()].sort()).toEqual(['pm-a1', 'pm-b1']);
+      expect(store.racy()).toEqual(['pm-b1']);
+      store.apply([{ kind: 'gone', id: 'pm-b1' }]);
+      expect(store.digest()).toBe(2 ** 47);
+      expect(store.racy()).toEqual([]);
+      expect(store.note('dir')).toBeUndefined();
+      store.setNote('dir', 'x');
+      expect(store.note('dir')).toBe('x');
+    });
+
+    it('applies a conditional change only while the recorded file is the expected one', () => {
+      const first = put(entry('pm-a1', { title: 'first' }), 1);
+      expect(store.apply([{ ...first, expected: sig(9) }])).toBe(0);
+      expect(store.apply([{ ...first, expected: null }])).toBe(1);
+      expect(store.apply([{ ...put(entry('pm-a1', { title: 'late reader' }), 2), expected: null }])).toBe(0);
+      expect(store.apply([{ ...put(entry('pm-a1', { title: 'repair' }), 3), expected: sig(1) }])).toBe(1);
+      expect(store.get('pm-a1')?.title).toBe('repair');
+      expect(store.apply([{ kind: 'gone', id: 'pm-a1', expected: sig(1) }])).toBe(0);
+      expect(store.apply([{ kind: 'gone', id: 'pm-a1', expected: sig(3) }])).toBe(1);
+      expect(store.get('pm-a1')).toBeUndefined();
+      expect(store.digest()).toBe(0);
+    });
+
+    it('compares a directory scan with the recorded files', () => {
+      store.apply([put(entry('pm-a1'), 1, { hash: 11 }), put(entry('pm-b1'), 2, { hash: 22 }), { kind: 'problem', problem: { id: 'pm-c1', message: 'x' }, file: { signature: sig(3), hash: 33, racy: false } }]);
+      const result = store.compareFiles([{ id: 'pm-b1', hash: 22 }, { id: 'pm-a1', hash: 12 }, { id: 'pm-new', hash: 5 }]);
+      expect([...result.changed].sort((x, y) => x.index - y.index)).toEqual([{ index: 1, expected: sig(1) }, { index: 2, expected: null }]);
+      expect(result.gone).toEqual([{ id: 'pm-c1', expected: sig(3) }]);
+      expect(store.compareFiles([])).toEqual({ changed: [], gone: expect.arrayContaining([{ id: 'pm-a1', expected: sig(1) }]) });
+    });
+
+    it('keeps unreadable files apart from items', () => {
+      store.apply([put(entry('pm-a1')), { kind: 'problem', problem: { id: 'pm-b1', message: 'broken' }, file: { signature: sig(2), hash: 7, racy: false } }]);
+      expect(store.problems()).toEqual([{ id: 'pm-b1', message: 'broken' }]);
+      expect(store.size()).toBe(1);
+      expect(store.get('pm-b1')).toBeUndefined();
+      store.apply([put(entry('pm-b1'), 3)]);
+      expect(store.problems()).toEqual([]);
+      expect(store.size()).toBe(2);
+    });
+
+    it('returns items as they were put, and getMany in the order asked', () => {
+      const full = entry('pm-a1', { tags: ['x', 'y'], parent: 'pm-p1', assignee: 'ana', claimHolder: 'bo', claimExpiresAt: '2026-02-01T00:00:00.000Z', blockedBy: ['pm-b1', 'pm-b1'], related: ['pm-c1'], comments: 2, text: { title: 't', body: 'b', comments: 'c\nd' } });
+      store.apply([put(full), put(entry('pm-b1'), 1)]);
+      expect(store.get('pm-a1')).toEqual(full);
+      expect(store.getMany(['pm-b1', 'pm-none', 'pm-a1']).map((e) => e.id)).toEqual(['pm-b1', 'pm-a1']);
+    });
+
+    it('orders text by code point, filters and pages with keyset cursors', () => {
+      const titles = ['b', 'B', 'a\u{1F600}', 'a\uFF5A', 'a', 'ab'];
+      store.apply(titles.map((title, n) => put(entry(`pm-t${n}`, { title, priority: n % 2 }), n)));
+      const page = (after?: (string | number)[]) => store.page({ filter: {}, sort: ['titleText', 'id'], descending: false, ...(after ? { after } : {}), limit: 4 });
+      const first = page();
+      expect(first.total).toBe(6);
+      expect(first.items.map((e) => e.text.title)).toEqual(['a', 'ab', 'a\uFF5A', 'a\u{1F600}']);
+      const last = first.items[3]!;
+      expect(page([last.text.title, last.id]).items.map((e) => e.text.title)).toEqual(['b', 'b']);
+      const down = store.page({ filter: {}, sort: ['priority', 'created', 'id'], descending: true, limit: 2 });
+      expect(down.items.map((e) => e.id)).toEqual(['pm-t5', 'pm-t3']);
+    });
+
+    it('answers random pages, readiness, searches, referrers and overviews exactly like the reference', () => {
+      // The reference: the expectations below are written against the definitions in the port.
+      const random = prng(42);
+      const all = population(random, 80);
+      store.apply(all.map((e, n) => put(e, n)));
+      for (let round = 0; round < 30; round++) {
+        const filter = {
+          ...(random() < 0.4 ? { statuses: ['open', 'blocked'] } : random() < 0.5 ? { excludeStatuses: ['closed', 'canceled'] } : {}),
+          ...(random() < 0.3 ? { types: ['Task', 'Epic'] } : {}),
+          ...(random() < 0.3 ? { tagsAll: random() < 0.5 ? ['api'] : ['api', 'cli'] } : {}),
+          ...(random() < 0.2 ? { assignee: 'ana' } : {}),
+          ...(random() < 0.1 ? { parent: all[3]!.id } : {}),
+          ...(random() < 0.1 ? { idPrefix: 'pm-000' } : {}),
+          ...(random() < 0.1 ? { blockedBy: all[2]!.id } : {}),
+          ...(random() < 0.3 ? { text: WORDS[Math.floor(random() * WORDS.length)]! } : {}),
+        };
+        const expected = all.filter((e) => matches(e, filter));
+        const result = store.page({ filter, sort: ['updated', 'id'], descending: true, limit: 7 });
+        expect(result.total).toBe(expected.length);
+        const sorted = [...expected].sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? 1 : -1) : a.updated < b.updated ? 1 : -1));
+        expect(result.items.map((e) => e.id)).toEqual(sorted.slice(0, 7).map((e) => e.id));
+      }
+      const readiness = store.readiness({ status: 'open', terminal: ['closed', 'canceled'], nowIso: '2026-03-01T00:00:00.000Z', assignee: 'ana', limit: 5 });
+      const expectedReady = referenceReadiness(all, 'ana', '2026-03-01T00:00:00.000Z');
+      expect(readiness.counts).toEqual(expectedReady.counts);
+      expect(readiness.ready.map((e) => e.id)).toEqual(expectedReady.ready.slice(0, 5));
+      for (const terms of [['index'], ['ka', 'lo'], ['日本'], ['ß'], ['straße', 'zzz'], ['😀'], ['a-b', 'x_y']]) {
+        for (const requireAll of [true, false]) {
+          const got = [...store.searchCandidates({ terms, phrase: terms.join(' '), requireAll, cap: 5, filter: {} })].sort((a, b) => (a.id < b.id ? -1 : 1));
+          const want = referenceCandidates(all, terms, requireAll);
+          expect(got).toEqual(want);
+        }
+      }
+      const target = all[1]!.id;
+      const referrers = all.filter((e) => e.parent === target || e.blockedBy.includes(target) || e.related.includes(target)).map((e) => e.id).sort();
+      expect(store.referrers(target)).toEqual(referrers);
+      const overview = store.overview('2026-03-01T00:00:00.000Z');
+      expect(overview.total).toBe(80);
+      expect(Object.values(overview.byStatus).reduce((a, b) => a + b, 0)).toBe(80);
+      expect(Object.keys(overview.byType)).toEqual([...new Set(all.map((e) => e.type))].sort());
+      expect(overview.claims.map((c) => c.id)).toEqual(
+        all.filter((e) => e.claimHolder && e.claimExpiresAt! > '2026-03-01T00:00:00.000Z').sort((a, b) => (a.claimExpiresAt === b.claimExpiresAt ? (a.id < b.id ? -1 : 1) : a.claimExpiresAt! < b.claimExpiresAt! ? -1 : 1)).map((e) => e.id),
+      );
+    });
+
+    it('keeps searching comments right as they are added, edited and removed', () => {
+      const withComments = (n: number, comments: string) => put(entry('pm-a1', { comments: comments ? comments.split('\n').length : 0, text: { title: 'plain', body: 'body', comments } }), n);
+      const hits = (term: string) => [...store.searchCandidates({ terms: [term], phrase: term, requireAll: true, cap: 5, filter: {} })].map((c) => c.counts);
+      store.apply([withComments(1, 'first okapi note')]);
+      expect(hits('okapi')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(2, 'first okapi note\nsecond okapi and zebra')]);
+      expect(hits('okapi')).toEqual([[0, 0, 2]]);
+      expect(hits('zebra')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(3, 'second okapi and zebra\nthird walrus')]);
+      expect(hits('okapi')).toEqual([[0, 0, 1]]);
+      expect(hits('first')).toEqual([]);
+      expect(hits('walrus')).toEqual([[0, 0, 1]]);
+      store.apply([withComments(4, '')]);
+      expect(hits('walrus')).toEqual([]);
+      store.apply([withComments(5, 'back again walrus')]);
+      expect(hits('walrus')).toEqual([[0, 0, 1]]);
+      store.apply([{ kind: 'gone', id: 'pm-a1' }]);
+      expect(hits('walrus')).toEqual([]);
+    });
+
+    it('finds an item by its exact id even when no term matches, and caps counts', () => {
+      store.apply([put(entry('pm-a1', { title: 'index index index index index index index', text: { title: 'index index index index index index index', body: 'indexindex', comments: '' } }), 1), put(entry('pm-b1'), 2)]);
+      const [hit] = [...store.searchCandidates({ terms: ['index'], phrase: 'index', requireAll: true, cap: 5, filter: {} })];
+      expect(hit).toEqual({ id: 'pm-a1', priority: 2, updated: '2026-01-01T00:00:00.000Z', idMatch: false, phraseInTitle: true, counts: [5, 2, 0] });
+      const byId = [...store.searchCandidates({ terms: ['pm-b1'], phrase: 'pm-b1', requireAll: true, cap: 5, filter: { statuses: ['open'] } })];
+      expect(byId.map((c) => [c.id, c.idMatch])).toEqual([['pm-b1', true]]);
+      expect([...store.searchCandidates({ terms: ['pm-b1'], phrase: 'pm-b1', requireAll: true, cap: 5, filter: { statuses: ['closed'] } })]).toEqual([]);
+    });
+  });
+}
+
+type Filter = Parameters<ItemIndexStore['page']>[0]['filter'];
+
+function matches(e: IndexedItem, f: Filter): boolean {
+  return (!f.statuses || f.statuses.includes(e.status))
+    && (!f.excludeStatuses || !f.excludeStatuses.includes(e.status))
+    && (!f.types || f.types.includes(e.type))
+    && (!f.tagsAll || f.tagsAll.every((t) => e.tags.includes(t)))
+    && (f.assignee === undefined || e.assignee === f.assignee)
+    && (f.parent === undefined || e.parent === f.parent)
+    && (f.idPrefix === undefined || e.id.startsWith(f.idPrefix))
+    && (f.blockedBy === undefined || e.blockedBy.includes(f.blockedBy))
+    && (f.text === undefined || e.text.title.includes(f.text) || e.text.body.includes(f.text));
+}
+
+function referenceReadiness(all: IndexedItem[], assignee: string, now: string) {
+  const terminal = new Set(['closed', 'canceled']);
+  const status = new Map(all.map((e) => [e.id, e.status]));
+  const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
+  const ready: IndexedItem[] = [];
+  for (const e of all) {
+    if (e.status !== 'open') continue;
+    counts.open++;
+    if (e.blockedBy.some((b) => !terminal.has(status.get(b) ?? 'open'))) counts.blocked++;
+    else if (e.claimHolder && (e.claimExpiresAt ?? '') > now && e.claimHolder !== assignee) counts.claimed++;
+    else if (e.assignee && e.assignee !== assignee) counts.claimed++;
+    else if (all.some((c) => c.parent === e.id && !terminal.has(c.status))) counts.containers++;
+    else {
+      counts.ready++;
+      ready.push(e);
+    }
+  }
+  ready.sort((a, b) => a.priority - b.priority || (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
+  return { counts, ready: ready.map((e) => e.id) };
+}
+
+function count(haystack: string, term: string): number {
+  let n = 0;
+  for (let at = haystack.indexOf(term); at >= 0 && n < 5; at = haystack.indexOf(term, at + term.length)) n++;
+  return n;
+}
+
+function referenceCandidates(all: IndexedItem[], terms: string[], requireAll: boolean) {
+  const phrase = terms.join(' ');
+  return all.flatMap((e) => {
+    const counts = terms.flatMap((t) => [count(e.text.title, t), count(e.text.body, t), count(e.text.comments, t)]);
+    const present = terms.filter((_t, i) => counts[i * 3]! + counts[i * 3 + 1]! + counts[i * 3 + 2]! > 0).length;
+    const idMatch = e.id === phrase;
+    if (!idMatch && !(requireAll ? present === terms.length : present > 0)) return [];
+    return [{ id: e.id, priority: e.priority, updated: e.updated, idMatch, phraseInTitle: e.text.title.includes(phrase), counts }];
+  }).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
