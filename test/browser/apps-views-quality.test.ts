@@ -13,7 +13,7 @@ import type { PmMcpAppView } from '../../src/domain/apps/app-contracts.js';
 import { AXE_SOURCE } from './support/browser-host.js';
 import { readPng, sampleColours } from './support/png.js';
 import { useAppsFixture } from './support/apps-fixture.js';
-import type { SmallProjectIds } from './support/pm-project.js';
+import { projectGraphResult, type SmallProjectIds } from './support/pm-project.js';
 
 const fixture = useAppsFixture();
 const ARTIFACTS = resolve(process.env.PM_APPS_ARTIFACTS ?? fileURLToPath(new URL('../../.ci/artifacts/apps/', import.meta.url)));
@@ -171,7 +171,7 @@ describe('screenshots', () => {
   test('the 200-item project graph and the 100-item board, at 375 and 1280 px (their first 3000 px)', async () => {
     const { show, large } = fixture();
     for (const width of [375, 1280]) {
-      await show('graph', { maxNodes: 200 }, { project: large, width });
+      await show('graph', { maxNodes: 200 }, { project: large, width, result: await projectGraphResult(large, 200) });
       await shoot(`graph-large-${width}-light`, 'light', 3000);
       await show('board', { limit: 100 }, { project: large, width, hostContext: { theme: 'dark' } });
       await shoot(`board-large-${width}-dark`, 'dark', 3000);

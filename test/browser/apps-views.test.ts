@@ -7,12 +7,35 @@
  * network request.
  */
 import type { Frame } from 'playwright-core';
+import { PM_MCP_APP_CONTRACTS } from '../../src/domain/apps/app-contracts.js';
 import { textOf, useAppsFixture } from './support/apps-fixture.js';
+import { APPS_AND_DISCOVERY_META, APPS_META, projectGraphResult, type PmAppsClient } from './support/pm-project.js';
 
 const fixture = useAppsFixture();
 
 /** How many elements match `selector` in the view. */
 const countOf = (frame: Frame, selector: string) => frame.evaluate((s) => document.querySelectorAll(s).length, selector);
+
+/** A compromised view posting raw tools/call requests to its host, bypassing its own code entirely; resolves to each reply. */
+function postRawToolCalls(frame: Frame, calls: Record<string, Record<string, unknown>>): Promise<Record<string, unknown>> {
+  return frame.evaluate(async (attempts) => {
+    const out: Record<string, unknown> = {};
+    let id = 9000;
+    for (const [name, args] of Object.entries(attempts)) {
+      const requestId = id++;
+      out[name] = await new Promise((resolve) => {
+        const listen = (event: MessageEvent) => {
+          if (event.data?.id !== requestId) return;
+          window.removeEventListener('message', listen);
+          resolve(event.data);
+        };
+        window.addEventListener('message', listen);
+        window.parent.postMessage({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params: { name, arguments: args } }, '*');
+      });
+    }
+    return out;
+  }, calls);
+}
 
 describe('each view draws a real result', () => {
   test('context: counts, the next item and why, claims, recent items', async () => {
@@ -96,21 +119,45 @@ describe('each view draws a real result', () => {
 });
 
 describe('large results are bounded with an explicit message', () => {
-  test('board: 100 of 230 items, then the next page through the host', async () => {
+  test('board: the page pm fits into its result budget, of 230 items, then the next page through the host', async () => {
     const { show, large, host } = fixture();
-    const frame = await show('board', { limit: 100 }, { project: large });
-    expect(await textOf(frame)).toContain('Showing 100 of 230 items.');
-    expect(await countOf(frame, '.pm-card')).toBe(100);
+    const first = await large.client.call('pm_list', { limit: 100 });
+    const page = first.structuredContent as { items: unknown[]; nextCursor: string; omitted?: { reason: string; tokenBudget: number } };
+    // pm's bounded reads cut this page of long titles below the asked-for 100.
+    expect(page.omitted).toMatchObject({ reason: 'token_budget' });
+    const n = page.items.length;
+    expect(n).toBeGreaterThan(20);
+    expect(n).toBeLessThan(100);
+    const second = ((await large.client.call('pm_list', { limit: 100, cursor: page.nextCursor })).structuredContent as { items: unknown[] }).items.length;
+    const frame = await show('board', { limit: 100 }, { project: large, result: first });
+    const text = await textOf(frame);
+    expect(text).toContain(`Showing ${n} of 230 items.`);
+    expect(text).toContain(`pm fitted this result into its ${page.omitted!.tokenBudget.toLocaleString('en-US')}-token result budget.`);
+    expect(await countOf(frame, '.pm-card')).toBe(n);
     await frame.click('[data-focus="board:more"]');
-    await frame.waitForFunction(() => document.querySelectorAll('.pm-card').length === 200);
-    expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
-    expect((await host.events()).filter((e) => e.type === 'tool-call').map((e) => e.name)).toEqual(['pm_list']);
+    await frame.waitForFunction((want) => document.querySelectorAll('.pm-card').length === want, n + second);
+    expect(await textOf(frame)).toContain(`Showing ${n + second} of 230 items.`);
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_list', args: { limit: 100, cursor: page.nextCursor } }]);
   });
 
-  test('graph: 200 of 230 items, laid out without a single overlapping label, at 375 and 1280 px', async () => {
+  test('graph: pm_graph’s own result, cut at its result budget, says so and counts the rest', async () => {
     const { show, large } = fixture();
     const result = await large.client.call('pm_graph', { maxNodes: 200 });
+    const graph = result.structuredContent as { nodes: unknown[]; truncated: boolean; total: number; omitted?: { reason: string } };
+    expect(graph).toMatchObject({ truncated: true, total: 230, omitted: { reason: 'token_budget' } });
+    const frame = await show('graph', { maxNodes: 200 }, { project: large, result });
+    const text = await textOf(frame);
+    expect(text).toContain(`Showing ${graph.nodes.length} of 230 items. pm fitted this result into its 8,000-token result budget.`);
+    expect(text).not.toContain('maxNodes bound');
+    expect(await countOf(frame, '.pm-node')).toBe(graph.nodes.length);
+  });
+
+  test('graph: the 200-item graph of the project, laid out without a single overlapping label, at 375 and 1280 px', async () => {
+    const { show, large } = fixture();
+    const result = await projectGraphResult(large, 200);
     expect(result.structuredContent).toMatchObject({ truncated: true, total: 230 });
+    expect((result.structuredContent as { nodes: unknown[]; edges: unknown[] }).nodes).toHaveLength(200);
+    expect((result.structuredContent as { edges: unknown[] }).edges.length).toBeGreaterThan(150);
     for (const width of [375, 1280]) {
       const frame = await show('graph', { maxNodes: 200 }, { project: large, width, result });
       expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
@@ -129,17 +176,97 @@ describe('large results are bounded with an explicit message', () => {
 
   test('graph: a result beyond the view bound draws 200 items and counts the rest', async () => {
     const { show, large } = fixture();
-    const graph = await large.client.call('pm_graph', { maxNodes: 200, all: true });
-    const rest = await large.client.call('pm_list', { limit: 100, sort: 'created', order: 'desc' });
+    const graph = await projectGraphResult(large, 200);
     const nodes = (graph.structuredContent as { nodes: { id: string }[] }).nodes;
-    const extra = (rest.structuredContent as { items: { id: string; title: string; type: string; status: string; priority: number }[] }).items.filter((i) => !nodes.some((n) => n.id === i.id));
+    const rest = await large.tracker.list({ limit: 100, sort: 'created', order: 'desc' });
+    const extra = rest.items.filter((i) => !nodes.some((n) => n.id === i.id));
     const oversized = { ...graph, structuredContent: { ...graph.structuredContent, nodes: [...nodes, ...extra.map(({ id, title, type, status, priority }) => ({ id, title, type, status, priority }))], truncated: false } };
+    // The result carries more than the view draws (220), and pm's own total (230) more still: the note counts pm's.
+    expect(nodes.length + extra.length).toBeGreaterThan(200);
     const frame = await show('graph', {}, { project: large, result: oversized });
     expect(await countOf(frame, '.pm-node')).toBe(200);
-    // pm's own total (230) is larger than what the result carries (220): the note counts pm's.
-    expect(nodes.length + extra.length).toBeGreaterThan(200);
     expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
     expect(await textOf(frame)).toContain('This view draws at most 200 items');
+  });
+
+  test('history: older changes load in place through the host, with pm_history’s cursor', async () => {
+    const { show, host, small } = fixture();
+    const frame = await show('history', { id: small.ids.perf });
+    expect(await countOf(frame, '.pm-entry')).toBe(20);
+    expect(await textOf(frame)).toContain('Showing 20 of 25 changes. Load older changes below.');
+    await frame.click(`[data-focus="older:${small.ids.perf}"]`);
+    await frame.waitForFunction(() => document.querySelectorAll('.pm-entry').length === 25);
+    const seqs = await frame.evaluate(() => [...document.querySelectorAll('.pm-entry h3')].map((el) => Number(/#(\d+)/.exec(el.textContent ?? '')![1])));
+    expect(seqs).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+    expect(await textOf(frame)).not.toContain('Showing');
+    const calls = (await host.events()).filter((e) => e.type === 'tool-call');
+    expect(calls).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.perf, limit: 50, patches: false, cursor: expect.any(String) } }]);
+  });
+});
+
+describe('a host that also negotiated progressive tool discovery', () => {
+  // Its results are canonical: the value once, as structuredContent.result, and a text pointer.
+  const canonically = async <T>(client: PmAppsClient, run: () => Promise<T>): Promise<T> => {
+    client.meta = APPS_AND_DISCOVERY_META;
+    try {
+      return await run();
+    } finally {
+      client.meta = APPS_META;
+    }
+  };
+
+  test.each(['context', 'board', 'item', 'graph', 'history'] as const)('%s: a canonical result draws the same page, with its value as the text version', async (view) => {
+    const { show, small } = fixture();
+    const args = view === 'item' || view === 'history' ? { id: small.ids.api } : view === 'graph' ? { id: small.ids.epic } : {};
+    const tool = PM_MCP_APP_CONTRACTS.find((c) => c.view === view)!.tool;
+    const pageOf = (frame: Frame) => frame.locator('.pm-page').innerText();
+    const plain = await pageOf(await show(view, args));
+    const result = await canonically(small.client, () => small.client.call(tool, args));
+    expect(result.content).toEqual([{ type: 'text', text: 'Result in structuredContent.result.' }]);
+    expect(Object.keys(result.structuredContent!)).toEqual(['result']);
+    const frame = await show(view, args, { result });
+    expect(await pageOf(frame)).toBe(plain);
+    expect(JSON.parse((await frame.locator('details.pm-fallback pre').textContent())!)).toEqual(result.structuredContent!.result);
+  });
+
+  test('a host that knows only the entry catalogue: the view drills down through pm_get, and reaches no mutating tool', async () => {
+    const { show, host, small } = fixture();
+    const full = small.client.tools;
+    const entry = (await small.client.request('tools/list', {}, APPS_AND_DISCOVERY_META)).result.tools as typeof full;
+    // Every tool a view could be allowed to call is read-only; the mutating tools are not even listed.
+    expect(entry.filter((t) => (t._meta?.ui?.visibility ?? ['model', 'app']).includes('app')).every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(entry.map((t) => t.name)).toEqual(['pm_discover', 'pm_context', 'pm_next', 'pm_get', 'pm_search']);
+    const before = await small.client.call('pm_history', { id: small.ids.ui });
+    small.client.tools = entry;
+    try {
+      await canonically(small.client, async () => {
+        const frame = await show('item', { id: small.ids.ui });
+        const replies = await postRawToolCalls(frame, { pm_update: { id: small.ids.ui, title: 'Changed from a view' }, pm_close: { id: small.ids.ui, evidence: 'none' } });
+        for (const name of ['pm_update', 'pm_close']) expect({ name, reply: replies[name] }).toEqual({ name, reply: expect.objectContaining({ error: expect.objectContaining({ message: `unknown tool ${name}` }) }) });
+        await frame.locator(`button.pm-link[data-focus$=":${small.ids.api}"]`).first().click();
+        await frame.waitForFunction((id) => document.querySelector('.pm-item h2')?.textContent?.includes(id), small.ids.api);
+      });
+    } finally {
+      small.client.tools = full;
+    }
+    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
+    expect(await small.client.call('pm_history', { id: small.ids.ui })).toEqual(before);
+  });
+
+  test('drill-down over canonical results: board → item, and the next page of a board', async () => {
+    const { show, small, large } = fixture();
+    await canonically(small.client, async () => {
+      const frame = await show('board');
+      await frame.click(`[data-focus="board:${small.ids.api}"]`);
+      await frame.waitForSelector('.pm-item');
+      expect(await textOf(frame)).toContain('It must be idempotent');
+    });
+    await canonically(large.client, async () => {
+      const frame = await show('board', { limit: 30 }, { project: large });
+      expect(await countOf(frame, '.pm-card')).toBe(30);
+      await frame.click('[data-focus="board:more"]');
+      await frame.waitForFunction(() => document.querySelectorAll('.pm-card').length === 60);
+    });
   });
 });
 
@@ -258,24 +385,7 @@ describe('drill-down goes through the host, to read-only tools only', () => {
       pm_delete: { id: small.ids.ui, confirm: true },
       pm_deps: { id: small.ids.ui, action: 'remove', kind: 'blockedBy', target: small.ids.api },
     };
-    // A compromised view posts raw JSON-RPC to its host, bypassing its own code entirely.
-    const replies = await frame.evaluate(async (calls) => {
-      const out: Record<string, unknown> = {};
-      let id = 9000;
-      for (const [name, args] of Object.entries(calls)) {
-        const requestId = id++;
-        out[name] = await new Promise((resolve) => {
-          const listen = (event: MessageEvent) => {
-            if (event.data?.id !== requestId) return;
-            window.removeEventListener('message', listen);
-            resolve(event.data);
-          };
-          window.addEventListener('message', listen);
-          window.parent.postMessage({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params: { name, arguments: args } }, '*');
-        });
-      }
-      return out;
-    }, attempts);
+    const replies = await postRawToolCalls(frame, attempts);
     for (const name of Object.keys(attempts)) expect({ name, reply: replies[name] }).toEqual({ name, reply: expect.objectContaining({ error: expect.objectContaining({ message: expect.stringContaining('not available to views') }) }) });
     const events = await host.events();
     expect(events.filter((e) => e.type === 'tool-call')).toEqual([]);

@@ -1,9 +1,9 @@
 /** Listed items as status columns (pm_list), with paging through the tool's cursors. */
 import { h } from './dom.js';
 import { count, formatNumber, statusLabel } from './format.js';
-import { asListResult, type ListResult, type Summary } from './pm-data.js';
+import { asListResult, resultValue, type ListResult, type Summary } from './pm-data.js';
 import type { ViewContext } from './shell.js';
-import { itemCard, truncationNote } from './widgets.js';
+import { budgetSentence, itemCard, truncationNote } from './widgets.js';
 
 /** Most cards a board draws, however many pages are loaded. */
 export const MAX_CARDS = 300;
@@ -48,7 +48,7 @@ async function loadMore(data: ListResult, state: Loaded, ctx: ViewContext): Prom
   ctx.refresh('board:more');
   try {
     const result = await ctx.call('pm_list', { ...ctx.args, cursor: state.nextCursor });
-    const page = asListResult(result.structuredContent);
+    const page = asListResult(resultValue(result.structuredContent));
     if (result.isError || !page) throw new Error(result.content?.map((c) => c.text ?? '').join(' ') || 'pm_list returned no items');
     const first = page.items[0]?.id;
     state.items.push(...page.items);
@@ -83,7 +83,7 @@ export function renderBoard(data: ListResult, ctx: ViewContext): Node {
     h('h2', null, data.total ? count(data.total, 'item') : 'No items'),
     h('p', { class: 'pm-muted' }, [filter, hidesClosed(ctx.args) ? 'closed and canceled items hidden (all: true shows them)' : ''].filter(Boolean).join(' · ')),
     !data.total && h('p', null, args(ctx).all ? 'Nothing matches these filters.' : 'Nothing matches; closed and canceled items are hidden unless all is true.'),
-    more && truncationNote(shown.length, data.total, 'item', hint),
+    more && truncationNote(shown.length, data.total, 'item', [budgetSentence(data.omitted), hint].filter(Boolean).join(' ')),
     cols.length > 0 &&
       h(
         'div',

@@ -2,7 +2,7 @@
 import { h } from './dom.js';
 import type { GraphNode, GraphResult } from './pm-data.js';
 import type { ViewContext } from './shell.js';
-import { itemLink, statusBadge, truncationNote } from './widgets.js';
+import { budgetSentence, itemLink, statusBadge, truncationNote } from './widgets.js';
 
 function group(ctx: ViewContext, title: string, ids: readonly string[], nodes: ReadonlyMap<string, GraphNode>): HTMLElement {
   return h(
@@ -32,7 +32,8 @@ export function renderDependencies(graph: GraphResult, id: string, ctx: ViewCont
     null,
     h('h2', null, `Dependencies of `, h('span', { class: 'pm-id' }, id)),
     h('p', null, waitsFor.length ? `${unfinished} of ${waitsFor.length} blockers unfinished.` : 'Nothing blocks it.'),
-    graph.truncated && truncationNote(graph.nodes.length, graph.total, 'linked item', 'pm_graph stopped at its maxNodes bound; ask for pm_graph with a larger maxNodes (up to 200).'),
+    graph.truncated &&
+      truncationNote(graph.nodes.length, graph.total ?? (graph.omitted ? graph.nodes.length + graph.omitted.rows : undefined), 'linked item', graph.omitted?.reason === 'token_budget' ? `${budgetSentence(graph.omitted)} The item's own links are all on its detail page.` : 'pm_graph stopped at its maxNodes bound; ask for pm_graph with a larger maxNodes (up to 200).'),
     group(ctx, 'Waits for', waitsFor, nodes),
     group(ctx, 'Blocks', blocks, nodes),
     parent.length ? group(ctx, 'Parent', parent, nodes) : false,

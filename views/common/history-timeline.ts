@@ -1,12 +1,16 @@
 /** An item's receipts as a timeline, newest first (pm_history). */
 import { h } from './dom.js';
-import { count, formatDate } from './format.js';
-import { asHistoryResult, type HistoryEntry, type HistoryResult } from './pm-data.js';
+import { count, formatDate, formatNumber } from './format.js';
+import { asHistoryResult, resultValue, type HistoryEntry, type HistoryResult } from './pm-data.js';
 import type { ViewContext } from './shell.js';
-import { itemLink, truncationNote } from './widgets.js';
+import { budgetSentence, itemLink, truncationNote } from './widgets.js';
 
-/** pm_history returns at most this many entries. */
+/** pm_history returns at most this many entries per call. */
 const MAX_ENTRIES = 100;
+/** Entries asked for per "load older" page. */
+const PAGE = 50;
+/** Most entries a timeline draws, however many pages are loaded. */
+const MAX_DRAWN = 500;
 /** Patch operations drawn per entry. */
 const MAX_PATCH_OPS = 20;
 
@@ -41,31 +45,88 @@ function entryNode(entry: HistoryEntry): HTMLElement {
     { class: 'pm-entry', 'data-op': entry.op },
     h('span', { class: 'pm-entry-dot', 'aria-hidden': 'true' }),
     h('h3', null, `#${entry.seq} · ${entry.op}`),
-    h('p', { class: 'pm-muted' }, h('time', { datetime: entry.at }, formatDate(entry.at)), ` · by ${entry.actor} · `, h('span', { class: 'pm-nowrap' }, revision(entry))),
-    h('p', { class: 'pm-receipt' }, 'receipt ', h('code', null, entry.receiptId), entry.idempotencyKey ? [' · idempotency key ', h('code', null, entry.idempotencyKey)] : ''),
+    h(
+      'p',
+      { class: 'pm-muted pm-entry-meta' },
+      h('time', { datetime: entry.at }, formatDate(entry.at)),
+      ` · by ${entry.actor} · `,
+      h('span', { class: 'pm-nowrap' }, revision(entry)),
+      ' · ',
+      h('span', { class: 'pm-receipt' }, 'receipt ', h('code', null, entry.receiptId)),
+      entry.idempotencyKey ? [' · ', h('span', { class: 'pm-receipt pm-key' }, 'idempotency key ', h('code', null, entry.idempotencyKey))] : '',
+    ),
     patch(entry),
   );
 }
 
+interface Loaded {
+  entries: HistoryEntry[];
+  nextCursor: string | undefined;
+  loading: boolean;
+  error: string | undefined;
+}
+
+/** Older pages loaded into a timeline, per result object (a new tool result starts over). */
+const loaded = new WeakMap<HistoryResult, Loaded>();
+
+async function loadOlder(data: HistoryResult, state: Loaded, ctx: ViewContext): Promise<void> {
+  if (!state.nextCursor || state.loading) return;
+  state.loading = true;
+  state.error = undefined;
+  ctx.refresh(`older:${data.id}`);
+  try {
+    const withPatches = data.entries.some((e) => e.patch);
+    const result = await ctx.call('pm_history', { id: data.id, limit: PAGE, patches: withPatches, cursor: state.nextCursor });
+    const page = asHistoryResult(resultValue(result.structuredContent));
+    if (result.isError || !page) throw new Error(result.content?.map((c) => c.text ?? '').join(' ') || 'pm_history returned no entries');
+    state.entries.push(...page.entries);
+    state.nextCursor = page.nextCursor;
+    state.loading = false;
+    ctx.refresh(`older:${data.id}`);
+    ctx.announce(`Loaded ${count(page.entries.length, 'older change')}`);
+  } catch (error) {
+    state.loading = false;
+    state.error = error instanceof Error ? error.message : String(error);
+    ctx.refresh(`older:${data.id}`);
+  }
+}
+
 export function renderHistory(data: HistoryResult, ctx: ViewContext): Node {
-  const newestFirst = [...data.entries].sort((a, b) => b.seq - a.seq);
-  const more = data.total > data.entries.length;
-  const canLoad = more && data.entries.length < MAX_ENTRIES && ctx.canCall('pm_history');
+  let state = loaded.get(data);
+  if (!state) loaded.set(data, (state = { entries: [...data.entries], nextCursor: data.nextCursor, loading: false, error: undefined }));
+  const current = state;
+  const newestFirst = [...new Map(state.entries.map((e) => [e.seq, e])).values()].sort((a, b) => b.seq - a.seq).slice(0, MAX_DRAWN);
+  const more = data.total > newestFirst.length;
+  const canLoad = more && state.nextCursor !== undefined && newestFirst.length < MAX_DRAWN && ctx.canCall('pm_history');
   const withPatches = data.entries.some((e) => e.patch);
   const canPatch = !withPatches && data.entries.length > 0 && ctx.canCall('pm_history');
+  const how =
+    newestFirst.length >= MAX_DRAWN
+      ? `This timeline draws at most ${MAX_DRAWN} changes; pm history ${data.id} in a terminal shows every change.`
+      : canLoad
+        ? 'Load older changes below.'
+        : state.nextCursor
+          ? 'Ask for pm_history with this result’s nextCursor as cursor to see older changes.'
+          : `Ask for pm_history with limit: ${MAX_ENTRIES} to see up to ${MAX_ENTRIES}.`;
   return h(
     'div',
     { class: 'pm-history' },
     h('h2', null, 'History of ', itemLink(ctx, data.id, data.id, 'history')),
     h('p', { class: 'pm-muted' }, `${count(data.total, 'change')} in all, newest first.`),
-    more && truncationNote(data.entries.length, data.total, 'change', data.entries.length < MAX_ENTRIES ? `Ask for pm_history with limit: ${MAX_ENTRIES} to see up to ${MAX_ENTRIES}.` : `pm_history returns the latest ${MAX_ENTRIES}; pm history ${data.id} in a terminal shows every change.`),
-    (canLoad || canPatch) &&
+    more && truncationNote(newestFirst.length, data.total, 'change', [budgetSentence(data.omitted), how].filter(Boolean).join(' ')),
+    canPatch &&
       h(
         'div',
         { class: 'pm-actions' },
-        canLoad && h('button', { type: 'button', class: 'pm-button', 'data-focus': `more:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} latest ${MAX_ENTRIES}`, tool: 'pm_history', args: { id: data.id, limit: MAX_ENTRIES, patches: withPatches }, parse: asHistoryResult, render: renderHistory, from: `more:${data.id}` }) }, `Show the latest ${MAX_ENTRIES}`),
-        canPatch && h('button', { type: 'button', class: 'pm-button', 'data-focus': `patches:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} changes`, tool: 'pm_history', args: { id: data.id, limit: Math.min(MAX_ENTRIES, Math.max(data.entries.length, 20)), patches: true }, parse: asHistoryResult, render: renderHistory, from: `patches:${data.id}` }) }, 'Show what each change did'),
+        h('button', { type: 'button', class: 'pm-button', 'data-focus': `patches:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} changes`, tool: 'pm_history', args: { id: data.id, limit: Math.min(MAX_ENTRIES, Math.max(data.entries.length, 20)), patches: true }, parse: asHistoryResult, render: renderHistory, from: `patches:${data.id}` }) }, 'Show what each change did'),
       ),
     newestFirst.length ? h('ol', { class: 'pm-timeline', reversed: true }, newestFirst.map(entryNode)) : h('p', { class: 'pm-muted' }, 'No changes recorded.'),
+    canLoad &&
+      h(
+        'div',
+        { class: 'pm-actions' },
+        h('button', { type: 'button', class: 'pm-button', 'data-focus': `older:${data.id}`, 'aria-disabled': current.loading ? 'true' : undefined, onclick: () => void loadOlder(data, current, ctx) }, current.loading ? 'Loading…' : `Load older changes (${formatNumber(data.total - newestFirst.length)} left)`),
+      ),
+    current.error && h('p', { class: 'pm-notice pm-error', role: 'alert' }, `pm_history could not load older changes: ${current.error}`),
   );
 }

@@ -48,10 +48,19 @@ export interface ItemResult {
   readonly commentsTotal: number;
 }
 
+/** What pm left out of a result to keep it within its token budget (pm's bounded reads). */
+export interface BudgetOmission {
+  readonly reason: string;
+  readonly rows: number;
+  readonly tokenBudget: number;
+  readonly recovery: string;
+}
+
 export interface ListResult {
   readonly items: readonly Summary[];
   readonly total: number;
   readonly nextCursor?: string;
+  readonly omitted?: BudgetOmission;
 }
 
 export interface ContextResult {
@@ -64,6 +73,9 @@ export interface ContextResult {
   readonly claims: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
   readonly recent: readonly Summary[];
   readonly unreadable: readonly { readonly id: string; readonly message: string }[];
+  /** Present when pm cut the claims (or unreadable files) to its list bound. */
+  readonly claimsTotal?: number;
+  readonly unreadableTotal?: number;
 }
 
 export interface GraphNode {
@@ -87,6 +99,7 @@ export interface GraphResult {
   readonly edges: readonly GraphEdge[];
   readonly truncated: boolean;
   readonly total?: number;
+  readonly omitted?: BudgetOmission;
 }
 
 export interface HistoryEntry {
@@ -105,6 +118,24 @@ export interface HistoryResult {
   readonly id: string;
   readonly entries: readonly HistoryEntry[];
   readonly total: number;
+  /** Older entries follow with this cursor. */
+  readonly nextCursor?: string;
+  readonly omitted?: BudgetOmission;
+}
+
+/**
+ * The value of a tool result, whichever form it comes in: pm's structured data as it is, or, for
+ * a host that negotiated progressive tool discovery, the canonical `structuredContent.result`
+ * that wraps it (an object whose only member is `result`; none of pm's view results has that
+ * shape).
+ */
+export function resultValue(structured: unknown): unknown {
+  return isCanonical(structured) ? structured.result : structured;
+}
+
+/** True for a canonical `{result: …}` wrapper. */
+export function isCanonical(structured: unknown): structured is { readonly result: unknown } {
+  return isObject(structured) && Object.keys(structured).length === 1 && isObject(structured.result);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -10,6 +10,7 @@ import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type 
 import { PM_MCP_APP_CONTRACTS, type PmMcpAppContract, type PmMcpAppView } from '../../src/domain/apps/app-contracts.js';
 import { h, replaceChildren } from './dom.js';
 import { setLocale } from './format.js';
+import { isCanonical, resultValue } from './pm-data.js';
 
 /** The part of a `CallToolResult` a view reads. */
 export interface ToolResult {
@@ -26,7 +27,7 @@ export interface ViewContext {
   canCall(tool: string): boolean;
   /** Opens a drill-down page: asks the host to call `tool` and renders its result with `render`. */
   drill<T>(request: DrillRequest<T>): void;
-  /** Calls a drill-down tool and hands back its result (for in-place updates such as "load more"). */
+  /** Calls a drill-down tool and hands back its result (for in-place updates such as "load more"); read its data with `resultValue`. */
   call(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** Re-renders the current page (after an in-place update), then focuses the control with `data-focus="<focus>"`. */
   refresh(focus?: string): void;
@@ -68,6 +69,13 @@ const textOf = (result: ToolResult): string =>
     .filter((c) => c.type === 'text' && typeof c.text === 'string')
     .map((c) => c.text)
     .join('\n');
+
+/**
+ * The text version of a result: pm's own text, or, when a host negotiated canonical results
+ * (whose text is only a pointer to `structuredContent.result`), that value as JSON — the text
+ * stays worth reading either way.
+ */
+const fallbackOf = (result: ToolResult): string => (!result.isError && isCanonical(result.structuredContent) ? JSON.stringify(result.structuredContent.result, null, 2) : textOf(result));
 
 /** Starts a view: registers every handler, then connects (handlers first, so no notification is missed). */
 export function startView<T>(spec: ViewSpec<T>): App {
@@ -136,7 +144,7 @@ class Shell<T> {
 
   result(result: ToolResult): void {
     this.pages = [this.pages[0]!];
-    this.pages[0]!.text = textOf(result);
+    this.pages[0]!.text = fallbackOf(result);
     this.rootPage(this.pageState(result, this.spec.parse, this.spec.render));
     this.announce(result.isError ? `${this.contract.tool} failed` : `${this.contract.title} updated`);
   }
@@ -193,7 +201,7 @@ class Shell<T> {
     this.announce(`Loading ${request.title}`);
     this.call(request.tool, request.args).then(
       (result) => {
-        page.text = textOf(result);
+        page.text = fallbackOf(result);
         page.state = this.pageState(result, request.parse, request.render);
         if (this.pages.at(-1) === page) {
           this.pendingFocus = 'page';
@@ -210,8 +218,8 @@ class Shell<T> {
 
   private pageState<D>(result: ToolResult, parse: (s: unknown) => D | undefined, render: (data: D, ctx: ViewContext) => Node): PageState {
     if (result.isError) return { kind: 'error', message: 'pm refused the call:', text: textOf(result) };
-    const data = parse(result.structuredContent);
-    if (data === undefined) return { kind: 'error', message: 'This result carries no data this view can draw; this is the text pm returned:', text: textOf(result) };
+    const data = parse(resultValue(result.structuredContent));
+    if (data === undefined) return { kind: 'error', message: 'This result carries no data this view can draw; this is the text pm returned:', text: fallbackOf(result) };
     return { kind: 'ready', node: () => render(data, this.ctx) };
   }
 

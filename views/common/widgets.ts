@@ -1,7 +1,7 @@
 /** Small pieces the views share: status and priority badges, item cards and links, truncation notes. */
 import { h } from './dom.js';
 import { count, formatNumber, statusLabel } from './format.js';
-import { asItemResult, type Summary } from './pm-data.js';
+import { asItemResult, type BudgetOmission, type Summary } from './pm-data.js';
 import type { ViewContext } from './shell.js';
 import { renderItemDetail } from './item-detail.js';
 
@@ -20,6 +20,14 @@ export function priorityBadge(priority: number): HTMLElement {
 export function truncationNote(shown: number, total: number | undefined, noun: string, howToSeeMore: string): HTMLElement {
   const head = total === undefined ? `Showing the first ${count(shown, noun)}; there are more.` : `Showing ${formatNumber(shown)} of ${count(total, noun)}.`;
   return h('p', { class: 'pm-truncated', role: 'note' }, h('strong', null, head), ' ', howToSeeMore);
+}
+
+/**
+ * The sentence saying that pm itself cut a result to its token budget (pm's bounded reads keep
+ * every list-like result model-sized), or '' when it did not.
+ */
+export function budgetSentence(omitted: BudgetOmission | undefined): string {
+  return omitted?.reason === 'token_budget' ? `pm fitted this result into its ${formatNumber(omitted.tokenBudget)}-token result budget.` : '';
 }
 
 /** Opens an item's detail page (pm_get) when the view may call it; `focus` names the control for Back. */

@@ -39,7 +39,7 @@ export function renderContext(data: ContextResult, ctx: ViewContext): Node {
     h('h2', null, `${count(data.total, 'item')} · ${formatNumber(open)} unfinished`),
     h('p', { class: 'pm-muted' }, 'Item ids start with ', h('code', null, `${data.idPrefix}-`)),
     unreadable.length > 0 &&
-      h('section', { class: 'pm-notice pm-error', role: 'alert' }, h('h3', null, `${count(data.unreadable.length, 'file')} could not be read`), h('ul', null, unreadable.map((u) => h('li', null, h('code', null, u.id), `: ${u.message}`))), rowsNote(unreadable.length, data.unreadable.length, 'file', 'pm validate lists them all.')),
+      h('section', { class: 'pm-notice pm-error', role: 'alert' }, h('h3', null, `${count(data.unreadableTotal ?? data.unreadable.length, 'file')} could not be read`), h('ul', null, unreadable.map((u) => h('li', null, h('code', null, u.id), `: ${u.message}`))), rowsNote(unreadable.length, data.unreadableTotal ?? data.unreadable.length, 'file', 'pm_validate lists them all.')),
     h(
       'section',
       { class: 'pm-section pm-next' },
@@ -51,11 +51,11 @@ export function renderContext(data: ContextResult, ctx: ViewContext): Node {
     h(
       'section',
       { class: 'pm-section' },
-      h('h3', null, `Active claims (${data.claims.length})`),
+      h('h3', null, `Active claims (${formatNumber(data.claimsTotal ?? data.claims.length)})`),
       claims.length
         ? h('table', { class: 'pm-table' }, h('caption', { class: 'pm-sr' }, 'Active claims'), h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col' }, 'Holder'), h('th', { scope: 'col' }, 'Lease ends'))), h('tbody', null, claims.map((c) => h('tr', null, h('td', null, itemLink(ctx, c.id, c.id, 'claim'), ' ', c.title), h('td', null, c.holder), h('td', null, formatDate(c.expiresAt))))))
         : h('p', { class: 'pm-muted' }, 'Nobody holds a claim.'),
-      rowsNote(claims.length, data.claims.length, 'claim', 'pm list --status in_progress shows every claimed item.'),
+      rowsNote(claims.length, data.claimsTotal ?? data.claims.length, 'claim', 'pm_list with status: in_progress shows every claimed item.'),
     ),
     h(
       'section',

@@ -3,7 +3,7 @@ import { h, svg } from '../common/dom.js';
 import { count, statusLabel } from '../common/format.js';
 import { asGraphResult, type GraphEdge, type GraphNode, type GraphResult } from '../common/pm-data.js';
 import type { ViewContext } from '../common/shell.js';
-import { itemLink, openItem, statusBadge, truncationNote } from '../common/widgets.js';
+import { budgetSentence, itemLink, openItem, statusBadge, truncationNote } from '../common/widgets.js';
 import { BAND_HEADING, LAYER_GAP, layoutGraph, type LayoutBox } from './graph-layout.js';
 
 /** Most nodes drawn (pm_graph's own maxNodes bound); past it, the rest is counted. */
@@ -80,8 +80,9 @@ function edgePath(from: LayoutBox, to: LayoutBox): string {
 }
 
 function legend(): HTMLElement {
-  const swatch = (kind: GraphEdge['kind']) => h('span', { class: `pm-swatch pm-swatch-${kind}`, 'aria-hidden': 'true' });
-  return h('p', { class: 'pm-legend' }, swatch('parent'), 'parent → child', swatch('blocks'), 'blocker → blocked', swatch('related'), 'related');
+  // Each swatch stays with its words when the legend wraps on a narrow screen.
+  const entry = (kind: GraphEdge['kind'], label: string) => h('span', { class: 'pm-legend-item' }, h('span', { class: `pm-swatch pm-swatch-${kind}`, 'aria-hidden': 'true' }), label);
+  return h('p', { class: 'pm-legend' }, entry('parent', 'parent → child'), entry('blocks', 'blocker → blocked'), entry('related', 'related'));
 }
 
 function drawing(nodes: readonly GraphNode[], edges: readonly GraphEdge[], focus: string | null, state: GraphState, ctx: ViewContext): HTMLElement {
@@ -183,13 +184,20 @@ export function renderGraph(data: GraphResult, ctx: ViewContext): Node {
   const title = data.focus ? ['Graph of ', h('span', { class: 'pm-id' }, data.focus)] : 'Project graph';
   const cutByTool = data.truncated;
   const cutHere = data.nodes.length > nodes.length;
-  const total = cutHere ? Math.max(data.nodes.length, data.total ?? 0) : data.total;
+  const budget = data.omitted?.reason === 'token_budget' ? data.omitted : undefined;
+  // pm's project total; for an item graph cut by the budget, what pm drew plus what it left out.
+  const total = cutHere ? Math.max(data.nodes.length, data.total ?? 0) : (data.total ?? (budget ? data.nodes.length + budget.rows : undefined));
+  const how = cutHere
+    ? `This view draws at most ${MAX_NODES} items; ask pm_graph for one item's neighbourhood (id and depth) to see the rest.`
+    : budget
+      ? `${budgetSentence(budget)} Ask pm_graph for one item's neighbourhood (id and a small depth), or for fewer items (maxNodes).`
+      : `pm_graph stopped at its maxNodes bound; ask for pm_graph with a larger maxNodes (up to ${MAX_NODES}), or with an id and depth to focus on one item.`;
   return h(
     'div',
     { class: 'pm-graph-wrap' },
     h('h2', null, title, ` · ${count(nodes.length, 'item')}, ${count(edges.length, 'link')}`),
     (cutByTool || cutHere) &&
-      truncationNote(nodes.length, total !== undefined && total > nodes.length ? total : undefined, 'item', cutHere ? `This view draws at most ${MAX_NODES} items; ask pm_graph for one item's neighbourhood (id and depth) to see the rest.` : `pm_graph stopped at its maxNodes bound; ask for pm_graph with a larger maxNodes (up to ${MAX_NODES}), or with an id and depth to focus on one item.`),
+      truncationNote(nodes.length, total !== undefined && total > nodes.length ? total : undefined, 'item', how),
     nodes.length === 0 ? h('p', { class: 'pm-muted' }, 'No items to draw.') : [legend(), state.selected && shown.has(state.selected) && selection(state.selected, nodes, edges, state, ctx), h('div', { class: 'pm-graph-scroll' }, drawing(nodes, edges, data.focus, state, ctx)), asList(nodes, edges, ctx)],
   );
 }

@@ -7,11 +7,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildProjectGraph } from '../../../src/domain/mcp-tracker/item-graph.js';
 import type { Tracker } from '../../../src/domain/tracker/tracker.js';
 import { httpPost, McpHttpProcesses, modernRequest, type LooseJson } from '../../support/mcp-http.js';
 import { initNodeTracker, openNodeTracker } from '../../support/node-tracker.js';
 
-export const APPS_META = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/ui': { specVersion: '2026-01-26', mimeTypes: ['text/html;profile=mcp-app'] } } } };
+const UI = { specVersion: '2026-01-26', mimeTypes: ['text/html;profile=mcp-app'] };
+export const APPS_META = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/ui': UI } } };
+/** An Apps host that also negotiated progressive tool discovery: its results are canonical (structuredContent.result). */
+export const APPS_AND_DISCOVERY_META = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/ui': UI, 'dev.unbrained.pm/progressive-tool-discovery': {} } } };
 
 /** A CallToolResult as the server sent it. */
 export type CallResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -21,10 +25,12 @@ export class PmAppsClient {
   private id = 1;
   private readonly schemas = new Map<string, object>();
   tools: LooseJson[] = [];
+  /** What each request declares (a test may switch to APPS_AND_DISCOVERY_META and back). */
+  meta: Record<string, unknown> = APPS_META;
 
   constructor(readonly url: string) {}
 
-  async request(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = APPS_META): Promise<LooseJson> {
+  async request(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = this.meta): Promise<LooseJson> {
     const toolInputSchema = method === 'tools/call' ? this.schemas.get(params.name as string) : undefined;
     const request = modernRequest(this.id++, method, params, { meta, ...(toolInputSchema ? { toolInputSchema } : {}) });
     const reply = await httpPost(this.url, request.body, request.headers);
@@ -132,4 +138,15 @@ export async function seedLargeProject(tracker: Tracker, count = 230): Promise<R
     ids.push(id);
   }
   return { first: ids[0]!, last: ids[ids.length - 1]! };
+}
+
+/**
+ * The tracker's own project graph of `maxNodes` items as a tool result. pm_graph keeps its
+ * results within the result token budget (a few dozen long-titled items), so a 200-item graph
+ * never comes from one call; a host that merges several calls can still hand a view that much,
+ * and the view must lay it out. The nodes and links are the real ones of the project.
+ */
+export async function projectGraphResult(project: ServedProject<string>, maxNodes: number): Promise<CallResult> {
+  const graph = await buildProjectGraph(project.tracker, { maxNodes, all: false });
+  return { content: [{ type: 'text', text: `Project graph: ${graph.nodes.length} of ${graph.total} items, ${graph.edges.length} links` }], structuredContent: graph as unknown as Record<string, unknown> };
 }
