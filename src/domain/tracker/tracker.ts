@@ -18,6 +18,7 @@ import type { ClaimInput, CloseInput, CreateInput, DependencyInput, MutationOpti
 import { IndexSync } from './index-sync.js';
 import { applyClaim, applyClose, applyRelease, applyReopen, applyUpdate, buildNewItem, requireItem } from './item-mutations.js';
 import { assertKnownFilter } from './item-rules.js';
+import { toIndexEntry, toSummary } from './index-entry.js';
 import { ItemStore } from './item-store.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
 import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
@@ -222,11 +223,17 @@ export class Tracker {
   async update(id: string, input: UpdateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
     if (Object.values(input).every((v) => v === undefined)) throw new ValidationError('nothing to update: give at least one field to change', {});
     await this.ready();
-    return this.mutateItem(id, 'update', input, options, async (item) => {
+    const warnings: string[] = [];
+    const result = await this.mutateItem(id, 'update', input, options, async (item, ctx) => {
+      const claim = item.claim;
+      if (claim && claim.holder !== this.actor(options) && claim.expiresAt > ctx.now) {
+        this.warnOrRefuse(warnings, options, `${id} is claimed by ${claim.holder} until ${claim.expiresAt}; you are changing their work`, 'claimed', { itemId: id, holder: claim.holder, expiresAt: claim.expiresAt }, 'ask them, or update without strict');
+      }
       const next = applyUpdate(item, input, this.config);
       await this.assertReferences(next, item);
       return next;
     });
+    return withWarnings(result, warnings);
   }
 
   /**
@@ -244,7 +251,30 @@ export class Tracker {
         await this.requireConsent(options.consent, { action: 'take_claim', itemId: id, title: item.title, message: `Take over ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
       }
     }
-    return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
+    const warnings: string[] = [];
+    const result = await this.mutateItem(id, 'claim', { ...input, holder }, options, async (item, ctx) => {
+      const next = applyClaim(item, holder, input, this.config, ctx);
+      if (item.blockedBy.length > 0) {
+        await this.sync.refresh();
+        const [summary] = withActiveBlockers(this.index, [{ ...toSummary(toIndexEntry(item)) }]);
+        const open = summary?.activeBlockers ?? [];
+        if (open.length > 0) {
+          const named = open.map((ref) => `${ref} (${this.index.get(ref)?.status ?? 'missing'})`).join(', ');
+          this.warnOrRefuse(warnings, options, `${id} is blocked by unfinished work: ${named}`, 'blocked', { itemId: id, blockers: open }, 'finish or close it first, or claim without strict');
+        }
+      }
+      return next;
+    });
+    return withWarnings(result, warnings);
+  }
+
+  /**
+   * A risky but allowed change: a warning returned with the result, or under strict (the
+   * option, else `strict` in config.yaml) a refusal with the same words and how to proceed.
+   */
+  private warnOrRefuse(warnings: string[], options: MutationOptions, message: string, reason: string, data: Record<string, unknown>, proceed: string): void {
+    if (options.strict ?? this.config.strict) throw new ConflictError(`${message}; ${proceed}`, reason, { ...data, strict: true });
+    warnings.push(message);
   }
 
   async release(id: string, input: ReleaseInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
@@ -416,6 +446,10 @@ export interface TrackerContext {
   readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
   readonly recent: ListResult['items'];
   readonly unreadable: { id: string; message: string }[];
+}
+
+function withWarnings<T>(result: MutationResult<T>, warnings: readonly string[]): MutationResult<T> {
+  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...warnings]) }) : result;
 }
 
 function assertId(id: string): void {

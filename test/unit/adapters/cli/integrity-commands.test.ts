@@ -57,3 +57,28 @@ describe('unreadable item files', () => {
     expect(validate.stdout).not.toMatch(/missing_item|dangling/);
   });
 });
+
+describe('warnings and --strict', () => {
+  it('warns on stderr when claiming blocked work, and --strict refuses with exit 4', async () => {
+    const cli = await cliHarness();
+    const a = (await cli.json<Result>(['create', 'First'])).item.id;
+    const c = (await cli.json<Result>(['create', 'Later', '--blocked-by', a])).item.id;
+    const strict = await cli.run(['claim', c, '--strict']);
+    expect((strict.error as { exitCode: number }).exitCode).toBe(4);
+    expect((strict.error as Error).message).toMatch(/is blocked by unfinished work/);
+    const claimed = await cli.run(['claim', c]);
+    expect(claimed.code).toBe(0);
+    expect(claimed.io.stderr).toBe(`pm: warning: ${c} is blocked by unfinished work: ${a} (open)\n`);
+  });
+
+  it("warns when updating somebody else's claimed item", async () => {
+    const cli = await cliHarness();
+    const id = (await cli.json<Result>(['create', 'Theirs'])).item.id;
+    await cli.json(['claim', id, '--actor', 'bob']);
+    const updated = await cli.run(['update', id, '-p', '0']);
+    expect(updated.io.stderr).toMatch(new RegExp(`^pm: warning: ${id} is claimed by bob until \\S+; you are changing their work\\n$`));
+    const json = await cli.run(['--json', 'update', id, '-p', '1']);
+    expect((JSON.parse(json.stdout) as Result).warnings).toHaveLength(1);
+    expect(((await cli.run(['update', id, '-p', '2', '--strict'])).error as { exitCode: number }).exitCode).toBe(4);
+  });
+});
