@@ -61,6 +61,11 @@ export const GUARD_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   'idempotency-key': { type: 'string', value: 'KEY', description: 'Replaying the same request with this key returns the first receipt and writes nothing' },
 };
 
+/** `--strict`: refuse what is otherwise a warning (claim and update). */
+export const STRICT_OPTION: Readonly<Record<string, OptionSpec>> = {
+  strict: { type: 'boolean', description: "Refuse instead of warning: blocked work, an item somebody else has claimed (default: strict in config.yaml)" },
+};
+
 /** Only the idempotency key: for create, where no revision exists yet. */
 export const IDEMPOTENCY_OPTION: Readonly<Record<string, OptionSpec>> = { 'idempotency-key': GUARD_OPTIONS['idempotency-key']! };
 
@@ -71,8 +76,9 @@ export const guardShape = {
 };
 
 /** MutationOptions from parsed guard values. */
-export function guardsFrom(values: { 'expected-revision'?: number; 'idempotency-key'?: string }): MutationOptions {
+export function guardsFrom(values: { 'expected-revision'?: number; 'idempotency-key'?: string; strict?: boolean }): MutationOptions {
   return {
+    ...(values.strict ? { strict: true } : {}),
     ...(values['expected-revision'] !== undefined ? { expectedRevision: values['expected-revision'] } : {}),
     ...(values['idempotency-key'] !== undefined ? { idempotencyKey: values['idempotency-key'] } : {}),
   };

@@ -87,6 +87,8 @@ export interface CommandOutcome {
   readonly value: unknown;
   readonly human: string;
   readonly exitCode?: number;
+  /** Printed to stderr as `pm: warning: ...` (a change that went through but needs a look). */
+  readonly warnings?: readonly string[];
 }
 
 /** A `pm` subcommand: its help, its options and what it does. */

@@ -31,6 +31,7 @@ export async function runCli(argv: readonly string[], runtime: CliRuntime): Prom
   if (globals.help) return print(io, commandHelp(command));
   if (globals.version) return print(io, `${version}\n`);
   const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
+  for (const warning of outcome.warnings ?? []) await io.writeError(`pm: warning: ${warning}\n`);
   await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : outcome.human);
   return outcome.exitCode ?? 0;
 }

@@ -2,6 +2,7 @@ import type { TrackerConfig } from '../../domain/tracker/config.js';
 import type { ConsentProvider } from '../../domain/tracker/consent.js';
 import { coerceCustomValue } from '../../domain/tracker/item-rules.js';
 import type { CliIo, OptionSpec } from './command.js';
+import { unreadableNote } from './render/list-view.js';
 import { UsageError } from './usage-error.js';
 
 /** Inputs several commands share: the item body, custom fields and consent. */
@@ -50,3 +51,9 @@ export function consentFor(yes: boolean, io: CliIo): ConsentProvider | undefined
 
 /** `-y`/`--yes`, shared by the commands that may need consent. */
 export const YES_OPTION: OptionSpec = { type: 'boolean', short: 'y', description: 'Give consent up front instead of being asked (required when stdin is not a terminal)' };
+
+/** Tells stderr which item files a query left out because they do not parse. */
+export async function warnUnreadable(io: CliIo, unreadable: readonly { id: string }[] | undefined): Promise<void> {
+  const note = unreadableNote(unreadable);
+  if (note) await io.writeError(note);
+}

@@ -66,3 +66,14 @@ export class ConsentRequiredError extends PmError {
   readonly reason = 'consent_required';
   readonly exitCode = EXIT.consent;
 }
+
+/**
+ * An item's history chain does not verify (a line was edited, removed or reordered by hand),
+ * so a further change would extend a record nobody can trust; nothing was changed. Same code
+ * and exit as other corrupt data (docs/TRACKER.md "History").
+ */
+export class HistoryUnverifiableError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.corrupt;
+  readonly reason = 'history_unverifiable';
+  readonly exitCode = EXIT.corrupt;
+}

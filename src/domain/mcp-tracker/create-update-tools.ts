@@ -47,7 +47,7 @@ export function pmUpdateTool(deps: PmTrackerToolDeps) {
     async run(args, ctx) {
       const { id, expectedRevision, idempotencyKey, ...input } = args;
       const result = await deps.tracker.update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
-      return { data: mutationData(result), text: mutationText(`Updated ${id}`, result) };
+      return { data: mutationData(result), text: mutationText(`Updated ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
     },
   });
 }

@@ -108,6 +108,7 @@ const ENTRY_SCHEMA = outputObject(
     seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, at: OUTPUT.str,
     revisionBefore: OUTPUT.nullable(OUTPUT.int), revisionAfter: OUTPUT.nullable(OUTPUT.int),
     idempotencyKey: OUTPUT.str, patch: { type: 'array', items: PATCH_OP },
+    verified: { type: 'boolean' },
   }
 );
 
@@ -131,7 +132,8 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
     effect: 'read',
     idempotent: true,
     async run(args) {
-      const all = await deps.tracker.historyOf(args.id);
+      const { entries: all, faults } = await deps.tracker.verifiedHistory(args.id);
+      const bad = new Set(faults.map((f) => f.line));
       // A page is the latest `limit` entries before a position (the end, or the cursor's), newest kept when the budget cuts.
       const key = { id: args.id, patches: args.patches === true };
       const before = args.cursor === undefined ? all.length : Math.min(all.length, decodeOffsetCursor('pm_history', key, args.cursor));
@@ -145,15 +147,17 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         revisionAfter: e.revisionAfter,
         ...(e.idempotencyKey ? { idempotencyKey: e.idempotencyKey } : {}),
         ...(args.patches ? { patch: JSON.parse(JSON.stringify(e.patch)) as JsonObject[] } : {}),
+        ...(bad.has(e.seq) ? { verified: false } : {}),
       }));
+      const warning = faults.length > 0 ? [`The history of ${args.id} does not verify (${faults.map((f) => `line ${f.line}: ${f.problem}`).join('; ')}); lines marked UNVERIFIED cannot be trusted and changes to the item are refused until the history file is restored (run pm_validate).`] : [];
       const view = (n: number, omitted?: PmMcpBudgetOmission) => {
         const entries = window.slice(window.length - n);
         const start = before - entries.length;
         const nextCursor = start > 0 ? encodeOffsetCursor('pm_history', key, start) : undefined;
-        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}`);
+        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}${e.verified === false ? ' UNVERIFIED' : ''}`);
         const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
         const tail = [...(omitted ? [budgetLine(omitted)] : []), ...(nextCursor ? [`Older entries: cursor ${nextCursor}`] : [])];
-        return { data: { id: args.id, entries, total: all.length, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) }, text: [head, ...lines, ...tail].join('\n') };
+        return { data: { id: args.id, entries, total: all.length, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) }, text: [head, ...lines, ...warning, ...tail].join('\n') };
       };
       const recovery = args.patches ? 'pass nextCursor as cursor for them, or leave patches out' : 'pass nextCursor as cursor for them';
       const fit = rowsWithinBudget(window.length, (n) => view(n, n < window.length ? budgetOmission(window.length - n, recovery) : undefined));

@@ -109,7 +109,7 @@ export function outputObject(properties: Record<string, JsonObject>, required?: 
 
 /** `ItemSummary` (list, next, search, context). */
 export const SUMMARY_SCHEMA = outputObject(
-  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, assignee: str, claimHolder: str, blockedBy: strList, updated: str, revision: int },
+  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, assignee: str, claimHolder: str, blockedBy: strList, activeBlockers: strList, updated: str, revision: int },
 );
 
 const CLAIM_SCHEMA = outputObject({ holder: str, claimedAt: str, expiresAt: str });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TERMINAL_STATUSES } from '../tracker/config.js';
 import { LIST_SORTS, type ListResult } from '../tracker/list-query.js';
 import type { JsonObject } from '../mcp/wire-types.js';
-import type { Tracker } from '../tracker/tracker.js';
+import type { Tracker, Unreadable } from '../tracker/tracker.js';
 import {
   arraySchema, enumSchema, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
   zEnum, zId, zInt, zList, zStringList, zText,
@@ -39,6 +39,23 @@ function filters(tracker: Tracker) {
 }
 
 const SUMMARIES = { type: 'array', items: SUMMARY_SCHEMA };
+/** The most unreadable item files one query result names (the count is always given). */
+const UNREADABLE_LIMIT = 10;
+const UNREADABLE_SCHEMA = { type: 'array', items: outputObject({ id: OUTPUT.str, message: OUTPUT.str }) };
+const UNREADABLE_OUTPUT = { unreadable: UNREADABLE_SCHEMA, unreadableTotal: OUTPUT.int };
+
+/**
+ * The item files a query left out because they do not parse, as data (bounded, with the total
+ * when cut) and as a text line, so a model never reads a short list as the whole tracker.
+ */
+function leftOut(unreadable: readonly { id: string; message: string }[] | undefined): { data: JsonObject; text: string[] } {
+  if (!unreadable?.length) return { data: {}, text: [] };
+  const shown = unreadable.slice(0, UNREADABLE_LIMIT).map((u) => ({ ...u }));
+  return {
+    data: { unreadable: shown, ...(unreadable.length > UNREADABLE_LIMIT ? { unreadableTotal: unreadable.length } : {}) },
+    text: [`${unreadable.length} item file(s) could not be read and are left out: ${shown.map((u) => u.id).join(', ')}${unreadable.length > shown.length ? ', ...' : ''} (pm_validate names the problems).`],
+  };
+}
 /** Room for a cursor while a cut page is measured (the real one is known only after the shorter query). */
 const CURSOR_ALLOWANCE = 'c'.repeat(160);
 /** The most matches the tracker ranks for one search (pm_search pages within them). */
@@ -58,6 +75,7 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
         rationale: OUTPUT.str,
         alternatives: SUMMARIES,
         counts: outputObject({ open: OUTPUT.int, ready: OUTPUT.int, blocked: OUTPUT.int, claimed: OUTPUT.int, containers: OUTPUT.int }),
+        ...UNREADABLE_OUTPUT,
       },
       required: ['item', 'rationale', 'alternatives', 'counts'],
     },
@@ -65,11 +83,12 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     async run(args, ctx) {
       const assignee = deps.actorOf(ctx);
-      const result = await deps.tracker.next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
+      const { unreadable, ...result } = await deps.tracker.next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
+      const missing = leftOut(unreadable);
       const text = result.item
-        ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`].join('\n')
-        : `Nothing is ready. ${result.rationale}`;
-      return { data: JSON.parse(JSON.stringify(result)), text };
+        ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
+        : [`Nothing is ready. ${result.rationale}`, ...missing.text].join('\n');
+      return { data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...missing.data }, text };
     },
   });
 }
@@ -106,18 +125,24 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       limit: zInt(1, 100).optional(),
       cursor: zText(MAX_CURSOR).optional(),
     },
-    output: { properties: { items: SUMMARIES, total: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA }, required: ['items', 'total'] },
+    output: { properties: { items: SUMMARIES, total: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA, ...UNREADABLE_OUTPUT }, required: ['items', 'total'] },
     effect: 'read',
     idempotent: true,
     async run(args) {
       const query = { ...args, limit: args.limit ?? 20 };
       const hidden = !args.all && !args.status?.length ? ` (${[...TERMINAL_STATUSES].join(' and ')} hidden; all: true shows them)` : '';
-      const view = (result: ListResult, omitted?: PmMcpBudgetOmission) => ({
-        data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...(omitted ? { omitted } : {}) },
-        text: result.items.length
-          ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor), ...(omitted ? [budgetLine(omitted)] : [])].join('\n')
-          : result.total > 0 ? 'No more items.' : `No items match${hidden}.`,
-      });
+      const view = ({ unreadable, ...result }: ListResult & Unreadable, omitted?: PmMcpBudgetOmission) => {
+        const missing = leftOut(unreadable);
+        return {
+          data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...(omitted ? { omitted } : {}), ...missing.data },
+          text: [
+            ...(result.items.length
+              ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor), ...(omitted ? [budgetLine(omitted)] : [])]
+              : [result.total > 0 ? 'No more items.' : `No items match${hidden}.`]),
+            ...missing.text,
+          ].join('\n'),
+        };
+      };
       const result = await deps.tracker.list(query);
       // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
       const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
@@ -151,7 +176,7 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
     required: ['query'],
     shape: { query: zText(MAX_SHORT_TEXT), status: f.zod.status, openOnly: z.boolean().optional(), limit: zInt(1, 50).optional(), cursor: zText(MAX_CURSOR).optional() },
     output: {
-      properties: { results: { type: 'array', items: HIT_SCHEMA }, total: OUTPUT.int, mode: enumSchema(['all', 'any']), nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA },
+      properties: { results: { type: 'array', items: HIT_SCHEMA }, total: OUTPUT.int, mode: enumSchema(['all', 'any']), nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA, ...UNREADABLE_OUTPUT },
       required: ['results', 'total', 'mode'],
     },
     effect: 'read',
@@ -162,16 +187,20 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
       const offset = cursor === undefined ? 0 : decodeOffsetCursor('pm_search', key, cursor);
       const result = await deps.tracker.search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
       const hits = result.results.slice(offset);
+      const missing = leftOut(result.unreadable);
       const ranked = Math.min(result.total, MAX_SEARCH_RANKED);
       const view = (n: number, omitted?: PmMcpBudgetOmission) => {
         const shown = hits.slice(0, n);
         const nextCursor = offset + n < ranked && n > 0 ? encodeOffsetCursor('pm_search', key, offset + n) : undefined;
         const lines = shown.flatMap((hit) => [`${summaryLine(hit)} (score ${hit.score})`, ...(hit.snippet ? [`    ${hit.snippet}`] : [])]);
         const head = result.mode === 'any' ? ['No item contains every word; partial matches:'] : [];
-        const text = shown.length
-          ? [...head, ...lines, pageFooter(offset + shown.length, result.total, nextCursor, 'matches'), ...(omitted ? [budgetLine(omitted)] : [])].join('\n')
-          : offset ? 'No more matches.' : 'No matches.';
-        const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) };
+        const text = [
+          ...(shown.length
+            ? [...head, ...lines, pageFooter(offset + shown.length, result.total, nextCursor, 'matches'), ...(omitted ? [budgetLine(omitted)] : [])]
+            : [offset ? 'No more matches.' : 'No matches.']),
+          ...missing.text,
+        ].join('\n');
+        const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
         return { data, text };
       };
       const fit = rowsWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));

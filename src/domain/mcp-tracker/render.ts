@@ -9,10 +9,12 @@ import type { TrackerContext } from '../tracker/tracker.js';
  */
 
 /** `pm-a1b2 [open P2 Task] Title (claimed by bob; blocked by pm-x)` */
-export function summaryLine(s: Pick<ItemSummary, 'id' | 'title' | 'status' | 'priority' | 'type'> & Partial<Pick<ItemSummary, 'claimHolder' | 'assignee' | 'blockedBy'>>): string {
+export function summaryLine(s: Pick<ItemSummary, 'id' | 'title' | 'status' | 'priority' | 'type'> & Partial<Pick<ItemSummary, 'claimHolder' | 'assignee' | 'blockedBy' | 'activeBlockers'>>): string {
+  // Only the blockers still holding the item back (the tracker's one definition, blockers.ts).
+  const blockers = s.activeBlockers ?? s.blockedBy;
   const marks = [
     s.claimHolder ? `claimed by ${s.claimHolder}` : s.assignee ? `@${s.assignee}` : '',
-    s.blockedBy?.length ? `blocked by ${s.blockedBy.join(', ')}` : '',
+    blockers?.length ? `blocked by ${blockers.join(', ')}` : '',
   ].filter(Boolean);
   return `${s.id} [${s.status} P${s.priority} ${s.type}] ${s.title}${marks.length ? ` (${marks.join('; ')})` : ''}`;
 }

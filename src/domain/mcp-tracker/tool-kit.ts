@@ -48,6 +48,8 @@ export interface PmTrackerToolResult<O extends JsonObject = JsonObject> {
   readonly text: string;
   /** Set when data and text depend only on the arguments and this key (see McpToolOutput.memoKey). */
   readonly memoKey?: string;
+  /** What the tracker warned about a change that went through (listed with the argument warnings). */
+  readonly warnings?: readonly string[];
 }
 
 /** Everything one tracker tool declares. `properties` and `shape` must name the same keys. */
@@ -98,10 +100,11 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
     ...(spec.longRunning ? { longRunning: true } : {}),
     async handler(call: { args: z.output<z.ZodObject<S>>; warnings: readonly string[] }, ctx: McpRequestContext): Promise<McpToolOutput> {
       const result = await spec.run(call.args, ctx);
-      if (!call.warnings.length) return { structuredContent: result.data, text: result.text, ...(result.memoKey !== undefined ? { memoKey: result.memoKey } : {}) };
+      const warnings = [...call.warnings, ...(result.warnings ?? [])];
+      if (!warnings.length) return { structuredContent: result.data, text: result.text, ...(result.memoKey !== undefined ? { memoKey: result.memoKey } : {}) };
       return {
-        structuredContent: { ...result.data, warnings: [...call.warnings] },
-        text: `${result.text}\n${call.warnings.map((w) => `Warning: ${w}`).join('\n')}`,
+        structuredContent: { ...result.data, warnings },
+        text: `${result.text}\n${warnings.map((w) => `Warning: ${w}`).join('\n')}`,
       };
     },
   };

@@ -39,7 +39,7 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
       try {
         const result = await deps.tracker.claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const claim = result.item.claim;
-        return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result) };
+        return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
       } catch (error) {
         throw explainMcpConsent(error, 'pm_claim');
       }

@@ -33,6 +33,8 @@ export const trackerConfigSchema = z.lazy(() => z.object({
     priority: z.number().int().min(0).max(4).default(2),
   }).strict().default({ type: 'Task', status: 'open', priority: 2 }),
   claimLeaseMinutes: z.number().int().min(1).max(10080).default(120),
+  /** Refuse what is otherwise a warning: claiming blocked work, changing somebody else's claimed item. */
+  strict: z.boolean().default(false),
   customFields: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), customField()).default({}),
 }).strict().superRefine((config, ctx) => {
   for (const status of CORE_STATUSES) {

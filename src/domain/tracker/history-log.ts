@@ -3,7 +3,7 @@ import type { Hasher } from '../../ports/hasher.js';
 import { CorruptDataError } from '../errors/index.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import { digestOf } from './digests.js';
-import { encodeHistoryLine, type HistoryEntry } from './history.js';
+import { encodeHistoryLine, verifyHistoryChain, type ChainFault, type HistoryEntry } from './history.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
 /** The last line of an item's history, as seen at one file size and inode. */
@@ -13,6 +13,8 @@ export interface HistoryHead {
   readonly seq: number;
   readonly digest: string | null;
   readonly last: HistoryEntry | undefined;
+  /** What verifying the whole chain at this size found (empty: intact); undefined until verified. */
+  readonly faults?: readonly ChainFault[];
 }
 
 const TAIL_BYTES = 64 * 1024;
@@ -54,8 +56,37 @@ export class HistoryLog {
     const path = this.paths.historyFile(itemId);
     await this.fs.append(path, `${line}\n`);
     const sig = await this.fs.stat(path);
-    this.heads.set(itemId, { size: sig?.size ?? 0, ino: sig?.ino ?? -1, seq: full.seq, digest: digestOf(this.hasher, line), last: full });
+    // A line linked to the verified head keeps the chain's verdict: appending cannot repair or break it.
+    this.heads.set(itemId, { size: sig?.size ?? 0, ino: sig?.ino ?? -1, seq: full.seq, digest: digestOf(this.hasher, line), last: full, ...(head.faults ? { faults: head.faults } : {}) });
     return full;
+  }
+
+  /**
+   * Verifies the item's whole chain with the check `pm validate` runs ({@link verifyHistoryChain}):
+   * the problems found, empty when intact or when there is no history. The verdict is kept with
+   * the head (by file size and inode), so a run of mutations of one item reads its chain once.
+   */
+  async verify(itemId: string): Promise<{ entries: HistoryEntry[]; faults: readonly ChainFault[] }> {
+    const path = this.paths.historyFile(itemId);
+    const sig = await this.fs.stat(path);
+    const text = sig ? await this.fs.readText(path) : undefined;
+    if (!sig || text === undefined) return { entries: [], faults: [] };
+    const result = verifyHistoryChain(text, itemId, (line) => digestOf(this.hasher, line));
+    const lines = text.split('\n').filter((line) => line.length > 0);
+    const last = result.entries[result.entries.length - 1];
+    // Kept as the head only when it is one: every line parsed and the text is the whole file.
+    if (last && result.entries.length === lines.length && new TextEncoder().encode(text).length === sig.size) {
+      this.heads.set(itemId, { size: sig.size, ino: sig.ino, seq: last.seq, digest: digestOf(this.hasher, lines[lines.length - 1]!), last, faults: result.faults });
+    }
+    return result;
+  }
+
+  /** The chain's problems, verified once per head (see {@link verify}). */
+  async faults(itemId: string): Promise<readonly ChainFault[]> {
+    const head = await this.head(itemId);
+    if (head === EMPTY) return [];
+    if (head.faults) return head.faults;
+    return (await this.verify(itemId)).faults;
   }
 
   /** Every entry of an item's history, oldest first. */

@@ -46,6 +46,8 @@ export interface ItemSummary {
   readonly assignee?: string;
   readonly claimHolder?: string;
   readonly blockedBy: readonly string[];
+  /** The blockers still holding the item back (not closed or canceled, or missing); see blockers.ts. */
+  readonly activeBlockers?: readonly string[];
   readonly updated: string;
   readonly revision: number;
 }

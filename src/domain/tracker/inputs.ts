@@ -46,6 +46,11 @@ export interface UpdateInput {
 /** Options every mutation takes: who acts, plus the optional guards. */
 export interface MutationOptions extends MutationGuards {
   readonly actor?: string;
+  /**
+   * Refuse instead of warn: claiming an item with unfinished blockers, changing an item
+   * somebody else has claimed (default: `strict` in config.yaml, else false).
+   */
+  readonly strict?: boolean;
 }
 
 export interface ClaimInput {

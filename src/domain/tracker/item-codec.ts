@@ -123,7 +123,9 @@ export function parseItem(text: string, source: string): Item {
   const parsed = itemSchemas().frontMatter.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw corrupt(source, `${issue.path.join('.') || 'front matter'}: ${issue.message}`);
+    const key = issue.path[0];
+    const at = typeof key === 'string' ? front.search(new RegExp(`^${key}:`, 'm')) : -1;
+    throw corrupt(source, `${issue.path.join('.') || 'front matter'}: ${issue.message}`, at >= 0 ? positionIn(front, at) : undefined);
   }
   const body = normalized.slice(close + FENCE.length + 2).replace(/^\n/, '').replace(/\n$/, '');
   return { ...(parsed.data as ItemFrontMatter), body };
@@ -138,7 +140,8 @@ const UNUSUAL_CHARACTERS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufeff\ufffe
 /** The general YAML parser (core schema, unique keys, no aliases). */
 function parseYaml(front: string, source: string): unknown {
   const doc = parseDocument(front, { uniqueKeys: true, schema: 'core', prettyErrors: false });
-  if (doc.errors.length > 0) throw corrupt(source, `YAML error: ${doc.errors[0]!.message}`);
+  const error = doc.errors[0];
+  if (error) throw corrupt(source, `YAML error: ${error.message}`, positionIn(front, error.pos[0]));
   try {
     return doc.toJS({ maxAliasCount: 0 });
   } catch (error) {
@@ -146,8 +149,20 @@ function parseYaml(front: string, source: string): unknown {
   }
 }
 
-function corrupt(source: string, detail: string): CorruptDataError {
-  return new CorruptDataError(`${source}: ${detail}`, { file: source, detail });
+/**
+ * Where an offset of the front matter is in the file, 1-based (the front matter starts on the
+ * file's second line, after the opening ---), so an editor can jump to it.
+ */
+function positionIn(front: string, offset: number): { line: number; column: number } {
+  const before = front.slice(0, Math.max(0, Math.min(offset, front.length)));
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length + 1, column: before.length - lineStart + 1 };
+}
+
+/** A parse failure naming the file, and `file:line:column` when the position is known. */
+function corrupt(source: string, detail: string, at?: { line: number; column: number }): CorruptDataError {
+  const where = at ? `${source}:${at.line}:${at.column}` : source;
+  return new CorruptDataError(`${where}: ${detail}`, { file: source, detail, ...(at ? { line: at.line, column: at.column } : {}) });
 }
 
 function sortedRecord(record: Record<string, unknown>): Record<string, unknown> {

@@ -17,6 +17,16 @@ export function assertItemAgainstConfig(item: Item, config: TrackerConfig): void
   for (const [name, value] of Object.entries(item.custom)) assertCustomField(name, value, config);
 }
 
+/**
+ * A status or type filter names only values config.yaml declares: a typo must not read as "no
+ * items match" (the same refusal, and message, as an item with that status or type gets).
+ */
+export function assertKnownFilter(config: TrackerConfig, field: 'status' | 'type', values: readonly string[] | undefined): void {
+  const allowed = field === 'status' ? config.statuses : config.types;
+  const unknown = values?.find((value) => !allowed.includes(value));
+  if (unknown !== undefined) throw new ValidationError(`unknown ${field} '${unknown}'; expected one of: ${allowed.join(', ')}`, { field, value: unknown, allowed });
+}
+
 /** The custom fields config.yaml declares `required: true` that `custom` does not set, in declaration order. */
 export function missingRequiredCustomFields(custom: Readonly<Record<string, unknown>>, config: TrackerConfig): string[] {
   return Object.entries(config.customFields).filter(([name, def]) => def.required === true && (custom[name] === undefined || custom[name] === null)).map(([name]) => name);

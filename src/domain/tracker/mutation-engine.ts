@@ -3,7 +3,7 @@ import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
 import type { Locker } from '../../ports/locker.js';
-import { IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
+import { HistoryUnverifiableError, IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
 import { canonicalJson, deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
 import type { HistoryEntry } from './history.js';
@@ -141,6 +141,7 @@ export class MutationEngine {
       if (replay) return replay;
     }
     const itemId = request.itemId ?? (await this.allocateId());
+    if (request.itemId !== undefined) await this.assertVerified(itemId);
     const current = await this.reconcile(itemId, request.actor);
     if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
       throw new StaleRevisionError(
@@ -162,6 +163,22 @@ export class MutationEngine {
     const receipt = toReceipt(entry);
     if (request.idempotencyKey && fingerprint) await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
     return deepFreeze({ receipt, item: next, replayed: false, changed: true });
+  }
+
+  /**
+   * Refuses to extend a history chain that does not verify (the check `pm validate` runs): a
+   * change appended to a forged record would lend it the credibility of the lines after it.
+   */
+  private async assertVerified(itemId: string): Promise<void> {
+    const faults = await this.deps.history.faults(itemId);
+    const first = faults[0];
+    if (!first) return;
+    const file = this.deps.paths.historyFile(itemId);
+    throw new HistoryUnverifiableError(
+      `refusing to change ${itemId}: its history does not verify (${file} line ${first.line}: ${first.problem}); nothing was changed. ` +
+        `Repair: restore that file from version control (git checkout -- ${file}), then run 'pm validate'`,
+      { itemId, file, line: first.line, problem: first.problem, faults: faults.map((f) => ({ ...f })) },
+    );
   }
 
   /**

@@ -29,4 +29,6 @@ export interface MutationResult<T = unknown> {
   readonly replayed: boolean;
   /** False when the request asked for the state the item already had (nothing written). */
   readonly changed: boolean;
+  /** What the caller should know about a change that went through (absent when nothing). */
+  readonly warnings?: readonly string[];
 }

@@ -9,13 +9,16 @@ import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } f
 import type { TrackerConfig } from './config.js';
 import { readTrackerConfig } from './config-file.js';
 import type { ConsentProvider, ConsentRequest } from './consent.js';
+import { withActiveBlockers } from './blockers.js';
 import { findPath } from './graph.js';
-import type { HistoryEntry } from './history.js';
+import type { ChainFault, HistoryEntry } from './history.js';
 import { HistoryLog } from './history-log.js';
 import { IdempotencyLedger } from './idempotency-ledger.js';
 import type { ClaimInput, CloseInput, CreateInput, DependencyInput, MutationOptions, ReleaseInput, UpdateInput } from './inputs.js';
 import { IndexSync } from './index-sync.js';
 import { applyClaim, applyClose, applyRelease, applyReopen, applyUpdate, buildNewItem, requireItem } from './item-mutations.js';
+import { assertKnownFilter } from './item-rules.js';
+import { toIndexEntry, toSummary } from './index-entry.js';
 import { ItemStore } from './item-store.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
 import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
@@ -140,19 +143,43 @@ export class Tracker {
     return item;
   }
 
-  async list(query: ListQuery = {}): Promise<ListResult> {
+  /**
+   * List, next and search refuse a status or type config.yaml does not declare (a typo is not
+   * "no items"), show only the blockers still holding an item back, and name the item files
+   * they had to leave out because they do not parse (`unreadable`, absent when there are none).
+   */
+  async list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
+    await this.assertKnownFilters(query.status, query.type);
     await this.sync.refresh();
-    return runListQuery(this.index, query);
+    const result = runListQuery(this.index, query);
+    return { ...result, items: withActiveBlockers(this.index, result.items), ...this.unreadable() };
   }
 
-  async next(query: NextQuery = {}): Promise<NextResult> {
+  async next(query: NextQuery = {}): Promise<NextResult & Unreadable> {
+    await this.assertKnownFilters(undefined, query.type);
     await this.sync.refresh();
-    return runNextQuery(this.index, query, new Date(this.ports.clock.now()).toISOString());
+    const result = runNextQuery(this.index, query, new Date(this.ports.clock.now()).toISOString());
+    const [item, ...alternatives] = withActiveBlockers(this.index, [...(result.item ? [result.item] : []), ...result.alternatives]);
+    return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
   }
 
-  async search(query: SearchQuery): Promise<SearchResult> {
+  async search(query: SearchQuery): Promise<SearchResult & Unreadable> {
+    await this.assertKnownFilters(query.status, undefined);
     await this.sync.refresh();
-    return runSearchQuery(this.index, query);
+    const result = runSearchQuery(this.index, query);
+    return { ...result, results: withActiveBlockers(this.index, result.results), ...this.unreadable() };
+  }
+
+  private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {
+    if (!statuses?.length && !types?.length) return;
+    const config = await this.ready();
+    assertKnownFilter(config, 'status', statuses);
+    assertKnownFilter(config, 'type', types);
+  }
+
+  private unreadable(): Unreadable {
+    const problems = this.index.problems();
+    return problems.length ? { unreadable: problems.map((p) => ({ ...p })) } : {};
   }
 
   async historyOf(id: string): Promise<HistoryEntry[]> {
@@ -160,6 +187,18 @@ export class Tracker {
     const entries = await this.history.read(id);
     if (entries.length === 0 && !(await this.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
     return entries;
+  }
+
+  /**
+   * An item's history with the problems its chain verification found (the check `pm validate`
+   * runs), so a reader can mark the lines that cannot be trusted instead of showing a forged
+   * actor as recorded.
+   */
+  async verifiedHistory(id: string): Promise<{ entries: HistoryEntry[]; faults: readonly ChainFault[] }> {
+    assertId(id);
+    const result = await this.history.verify(id);
+    if (result.entries.length === 0 && result.faults.length === 0 && !(await this.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
+    return result;
   }
 
   /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */
@@ -184,11 +223,17 @@ export class Tracker {
   async update(id: string, input: UpdateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
     if (Object.values(input).every((v) => v === undefined)) throw new ValidationError('nothing to update: give at least one field to change', {});
     await this.ready();
-    return this.mutateItem(id, 'update', input, options, async (item) => {
+    const warnings: string[] = [];
+    const result = await this.mutateItem(id, 'update', input, options, async (item, ctx) => {
+      const claim = item.claim;
+      if (claim && claim.holder !== this.actor(options) && claim.expiresAt > ctx.now) {
+        this.warnOrRefuse(warnings, options, `${id} is claimed by ${claim.holder} until ${claim.expiresAt}; you are changing their work`, 'claimed', { itemId: id, holder: claim.holder, expiresAt: claim.expiresAt }, 'ask them, or update without strict');
+      }
       const next = applyUpdate(item, input, this.config);
       await this.assertReferences(next, item);
       return next;
     });
+    return withWarnings(result, warnings);
   }
 
   /**
@@ -206,7 +251,30 @@ export class Tracker {
         await this.requireConsent(options.consent, { action: 'take_claim', itemId: id, title: item.title, message: `Take over ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
       }
     }
-    return this.mutateItem(id, 'claim', { ...input, holder }, options, (item, ctx) => applyClaim(item, holder, input, this.config, ctx));
+    const warnings: string[] = [];
+    const result = await this.mutateItem(id, 'claim', { ...input, holder }, options, async (item, ctx) => {
+      const next = applyClaim(item, holder, input, this.config, ctx);
+      if (item.blockedBy.length > 0) {
+        await this.sync.refresh();
+        const [summary] = withActiveBlockers(this.index, [{ ...toSummary(toIndexEntry(item)) }]);
+        const open = summary?.activeBlockers ?? [];
+        if (open.length > 0) {
+          const named = open.map((ref) => `${ref} (${this.index.get(ref)?.status ?? 'missing'})`).join(', ');
+          this.warnOrRefuse(warnings, options, `${id} is blocked by unfinished work: ${named}`, 'blocked', { itemId: id, blockers: open }, 'finish or close it first, or claim without strict');
+        }
+      }
+      return next;
+    });
+    return withWarnings(result, warnings);
+  }
+
+  /**
+   * A risky but allowed change: a warning returned with the result, or under strict (the
+   * option, else `strict` in config.yaml) a refusal with the same words and how to proceed.
+   */
+  private warnOrRefuse(warnings: string[], options: MutationOptions, message: string, reason: string, data: Record<string, unknown>, proceed: string): void {
+    if (options.strict ?? this.config.strict) throw new ConflictError(`${message}; ${proceed}`, reason, { ...data, strict: true });
+    warnings.push(message);
   }
 
   async release(id: string, input: ReleaseInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
@@ -300,7 +368,7 @@ export class Tracker {
     const now = new Date(this.ports.clock.now()).toISOString();
     const overview = this.index.overview(now);
     const next = runNextQuery(this.index, {}, now);
-    const recent = runListQuery(this.index, { all: true, sort: 'updated', limit: 5 }).items;
+    const recent = withActiveBlockers(this.index, runListQuery(this.index, { all: true, sort: 'updated', limit: 5 }).items);
     return { root: this.paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: this.index.problems() };
   }
 
@@ -362,6 +430,11 @@ export class Tracker {
   }
 }
 
+/** The item files a query had to leave out because they do not parse (none: the key is absent). */
+export interface Unreadable {
+  readonly unreadable?: { id: string; message: string }[];
+}
+
 export interface TrackerContext {
   readonly root: string;
   readonly idPrefix: string;
@@ -373,6 +446,10 @@ export interface TrackerContext {
   readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
   readonly recent: ListResult['items'];
   readonly unreadable: { id: string; message: string }[];
+}
+
+function withWarnings<T>(result: MutationResult<T>, warnings: readonly string[]): MutationResult<T> {
+  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...warnings]) }) : result;
 }
 
 function assertId(id: string): void {

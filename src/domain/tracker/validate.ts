@@ -16,6 +16,9 @@ export interface ValidationFinding {
   readonly code: string;
   readonly itemId?: string;
   readonly file?: string;
+  /** 1-based position in `file`, when the problem has one (a YAML error). */
+  readonly line?: number;
+  readonly column?: number;
   readonly message: string;
 }
 
@@ -36,6 +39,8 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
   const findings: ValidationFinding[] = [];
   const add = (f: ValidationFinding) => findings.push(f);
   const items = new Map<string, { item: Item; digest: string }>();
+  /** Item files that exist but do not parse: reported once, never as missing or dangling. */
+  const unreadable = new Set<string>();
   const pause = periodicYield();
   for (const { name } of await fs.scan(paths.items)) {
     await pause();
@@ -53,23 +58,28 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       items.set(id, { item, digest: digestOf(hasher, text) });
     } catch (error) {
       const message = error instanceof PmError ? error.message : String(error);
-      add({ severity: 'error', code: error instanceof PmError && error.reason === 'invalid_input' ? 'invalid_field' : 'corrupt_item', itemId: id, file, message: error instanceof PmError && error.reason === 'invalid_input' ? `${file}: ${message}` : message });
+      const invalid = error instanceof PmError && error.reason === 'invalid_input';
+      if (!invalid) unreadable.add(id);
+      const data = error instanceof PmError ? error.data : {};
+      const position = typeof data.line === 'number' && typeof data.column === 'number' ? { line: data.line, column: data.column } : {};
+      add({ severity: 'error', code: invalid ? 'invalid_field' : 'corrupt_item', itemId: id, file, ...position, message: invalid ? `${file}: ${message}` : message });
     }
   }
-  checkReferences(items, add);
-  await checkHistories(fs, hasher, paths, items, add);
+  checkReferences(items, unreadable, add);
+  await checkHistories(fs, hasher, paths, items, unreadable, add);
   const errors = findings.filter((f) => f.severity === 'error').length;
   return { ok: errors === 0, items: items.size, errors, warnings: findings.length - errors, findings };
 }
 
-function checkReferences(items: Map<string, { item: Item }>, add: (f: ValidationFinding) => void): void {
+function checkReferences(items: Map<string, { item: Item }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): void {
+  const exists = (id: string) => items.has(id) || unreadable.has(id);
   for (const { item } of items.values()) {
-    if (item.parent && !items.has(item.parent)) add({ severity: 'error', code: 'dangling_parent', itemId: item.id, message: `${item.id} has parent ${item.parent}, which does not exist` });
+    if (item.parent && !exists(item.parent)) add({ severity: 'error', code: 'dangling_parent', itemId: item.id, message: `${item.id} has parent ${item.parent}, which does not exist` });
     if (item.parent === item.id) add({ severity: 'error', code: 'parent_cycle', itemId: item.id, message: `${item.id} is its own parent` });
     for (const field of ['blockedBy', 'related'] as const) {
       for (const ref of item[field]) {
         if (ref === item.id) add({ severity: 'error', code: 'self_reference', itemId: item.id, message: `${item.id} lists itself in ${field}` });
-        else if (!items.has(ref)) add({ severity: 'error', code: 'dangling_dependency', itemId: item.id, message: `${item.id} lists ${ref} in ${field}, which does not exist` });
+        else if (!exists(ref)) add({ severity: 'error', code: 'dangling_dependency', itemId: item.id, message: `${item.id} lists ${ref} in ${field}, which does not exist` });
       }
     }
   }
@@ -82,7 +92,7 @@ function checkReferences(items: Map<string, { item: Item }>, add: (f: Validation
   }
 }
 
-async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, add: (f: ValidationFinding) => void): Promise<void> {
+async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): Promise<void> {
   const withHistory = new Set<string>();
   const pause = periodicYield();
   for (const { name } of await fs.scan(paths.history)) {
@@ -95,7 +105,7 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     for (const fault of faults) add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
     const last = entries[entries.length - 1];
     const current = items.get(id);
-    if (!last) continue;
+    if (!last || unreadable.has(id)) continue;
     const digest = current?.digest ?? null;
     if (last.digestAfter === digest) continue;
     if (last.digestBefore === digest) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseWith } from '../argv.js';
-import { GUARD_OPTIONS, guardShape, guardsFrom, idArgument, integerValue } from '../argv-values.js';
+import { GUARD_OPTIONS, STRICT_OPTION, guardShape, guardsFrom, idArgument, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
 import { shortTime } from '../render/text.js';
@@ -10,6 +10,7 @@ const claimSchema = z.object({
   lease: integerValue('lease', 1, 10080).optional(),
   force: z.boolean().optional(),
   holder: z.string().min(1).max(200).optional(),
+  strict: z.boolean().optional(),
   ...guardShape,
 });
 
@@ -23,6 +24,7 @@ export const claimCommand: CliCommand = {
     lease: { type: 'string', value: 'MIN', description: 'Lease length in minutes, 1-10080' },
     force: { type: 'boolean', description: "Take it even though somebody else's lease is still running" },
     holder: { type: 'string', value: 'NAME', description: 'Claim on behalf of NAME (default: the actor)' },
+    ...STRICT_OPTION,
     ...GUARD_OPTIONS,
   },
   examples: ['pm claim pm-a1b2c3', 'pm claim pm-a1b2c3 --lease 30 --holder agent-7'],
@@ -34,7 +36,7 @@ export const claimCommand: CliCommand = {
       ...(input.force ? { force: true } : {}),
     }, { ...guardsFrom(input), ...(input.force ? { consent: () => true } : {}) }); // --force is the person's explicit consent to take the claim over
     const claim = result.item.claim;
-    return { value: result, human: renderMutation('Claimed', result, claim ? ` for ${claim.holder} until ${shortTime(claim.expiresAt)}` : '') };
+    return { value: result, human: renderMutation('Claimed', result, claim ? ` for ${claim.holder} until ${shortTime(claim.expiresAt)}` : ''), ...(result.warnings ? { warnings: result.warnings } : {}) };
   },
 };
 

@@ -5,6 +5,7 @@ import { commaList, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../usage-error.js';
 import { renderList } from '../render/list-view.js';
+import { warnUnreadable } from '../shared-inputs.js';
 
 const schema = z.object({
   status: commaList,
@@ -41,7 +42,7 @@ export const listCommand: CliCommand = {
     cursor: { type: 'string', value: 'C', description: 'Continue after the page that printed this cursor' },
   },
   examples: ['pm list', 'pm list --status open,in_progress --tag auth', 'pm list --all --sort updated --limit 10', 'pm list --json | jq ".items[].id"'],
-  async run(args, { services }) {
+  async run(args, { io, services }) {
     const input = parseWith(schema, { ...args.values }, 'list');
     if (input.asc && input.desc) throw new UsageError('give --asc or --desc, not both', 'list');
     const query: ListQuery = {
@@ -58,6 +59,7 @@ export const listCommand: CliCommand = {
       ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
     };
     const result = await (await services.tracker()).list(query);
+    await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderList(result) };
   },
 };

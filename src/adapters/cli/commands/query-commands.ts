@@ -5,6 +5,7 @@ import { parseWith } from '../argv.js';
 import { commaList, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderNext, renderSearch } from '../render/list-view.js';
+import { warnUnreadable } from '../shared-inputs.js';
 
 const nextSchema = z.object({ assignee: z.string().optional(), type: commaList, tag: commaList });
 
@@ -20,7 +21,7 @@ export const nextCommand: CliCommand = {
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given' },
   },
   examples: ['pm next', 'pm next --assignee alice --tag backend', 'pm next --json'],
-  async run(args, { services }) {
+  async run(args, { io, services }) {
     const input = parseWith(nextSchema, { ...args.values }, 'next');
     const query: NextQuery = {
       ...(input.assignee !== undefined ? { assignee: input.assignee } : {}),
@@ -28,6 +29,7 @@ export const nextCommand: CliCommand = {
       ...(input.tag ? { tag: input.tag } : {}),
     };
     const result = await (await services.tracker()).next(query);
+    await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderNext(result) };
   },
 };
@@ -51,7 +53,7 @@ export const searchCommand: CliCommand = {
     open: { type: 'boolean', description: 'Leave out closed and canceled items' },
   },
   examples: ['pm search login redirect', 'pm search "rate limit" --open --limit 5'],
-  async run(args, { services }) {
+  async run(args, { io, services }) {
     const input = parseWith(searchSchema, { ...args.values, words: args.positionals }, 'search', ['words']);
     const query: SearchQuery = {
       query: input.words,
@@ -60,6 +62,7 @@ export const searchCommand: CliCommand = {
       ...(input.open ? { openOnly: true } : {}),
     };
     const result = await (await services.tracker()).search(query);
+    await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderSearch(result) };
   },
 };

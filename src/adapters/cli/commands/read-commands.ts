@@ -27,14 +27,15 @@ export const getCommand: CliCommand = {
 export const historyCommand: CliCommand = {
   name: 'history',
   summary: 'Show the recorded changes of an item',
-  description: 'Every mutation is one line in .agents/pm/history/<id>.jsonl (receipt, actor, time, revisions, JSON patch), hash-chained so tampering is detectable. History outlives a deleted item.',
+  description: 'Every mutation is one line in .agents/pm/history/<id>.jsonl (receipt, actor, time, revisions, JSON patch), hash-chained so tampering is detectable: lines whose chain does not verify are marked with ! (verified: false under --json). History outlives a deleted item.',
   args: [{ name: 'id' }],
   options: {},
   examples: ['pm history pm-a1b2c3', 'pm history pm-a1b2c3 --json'],
   async run(args, { services }) {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'history', ['id']);
-    const entries = await (await services.tracker()).historyOf(id);
-    return { value: entries, human: renderHistory(id, entries) };
+    const { entries, faults } = await (await services.tracker()).verifiedHistory(id);
+    const bad = new Set(faults.map((f) => f.line));
+    return { value: entries.map((e) => (bad.has(e.seq) ? { ...e, verified: false } : e)), human: renderHistory(id, entries, faults) };
   },
 };
 

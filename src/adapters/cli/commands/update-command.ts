@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { UpdateInput } from '../../../domain/tracker/inputs.js';
 import { parseWith } from '../argv.js';
-import { GUARD_OPTIONS, commaList, guardShape, guardsFrom, idArgument, integerValue, keyValueList, priorityValue, repeated } from '../argv-values.js';
+import { GUARD_OPTIONS, STRICT_OPTION, commaList, guardShape, guardsFrom, idArgument, integerValue, keyValueList, priorityValue, repeated } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
 import { BODY_OPTIONS, customFields, readBody } from '../shared-inputs.js';
@@ -34,6 +34,7 @@ const schema = z.object({
   'remove-test': repeated,
   set: keyValueList,
   unset: repeated,
+  strict: z.boolean().optional(),
   ...guardShape,
 });
 
@@ -66,6 +67,7 @@ export const updateCommand: CliCommand = {
     'remove-test': { type: 'string', multiple: true, value: 'PATH', description: 'Unlink a test (repeatable)' },
     set: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'Set a custom field (repeatable)' },
     unset: { type: 'string', multiple: true, value: 'KEY', description: 'Remove a custom field (repeatable)' },
+    ...STRICT_OPTION,
     ...GUARD_OPTIONS,
   },
   examples: [
@@ -103,6 +105,6 @@ export const updateCommand: CliCommand = {
     };
     if (Object.keys(update).length === 0) throw new UsageError('nothing to update: name at least one field to change', 'update');
     const result = await tracker.update(input.id, update, guardsFrom(input));
-    return { value: result, human: renderMutation('Updated', result) };
+    return { value: result, human: renderMutation('Updated', result), ...(result.warnings ? { warnings: result.warnings } : {}) };
   },
 };

@@ -14,9 +14,24 @@ function markers(s: ItemSummary): string {
   const parts = [
     s.tags.length ? `[${s.tags.join(', ')}]` : '',
     s.claimHolder ? `(claimed by ${s.claimHolder})` : s.assignee ? `@${s.assignee}` : '',
-    s.blockedBy.length ? `(blocked by ${s.blockedBy.join(', ')})` : '',
+    activeBlockers(s).length ? `(blocked by ${activeBlockers(s).join(', ')})` : '',
   ].filter(Boolean);
   return parts.length ? `  ${parts.join(' ')}` : '';
+}
+
+/** The blockers still holding an item back (the tracker fills them in; all of them otherwise). */
+function activeBlockers(s: ItemSummary): readonly string[] {
+  return s.activeBlockers ?? s.blockedBy;
+}
+
+/**
+ * The stderr line of a query that left out item files it could not parse (undefined when none
+ * was): stdout stays the data, and a missing item is never silent.
+ */
+export function unreadableNote(unreadable: readonly { id: string }[] | undefined): string | undefined {
+  if (!unreadable?.length) return undefined;
+  const ids = unreadable.slice(0, 5).map((u) => u.id).join(', ') + (unreadable.length > 5 ? `, and ${unreadable.length - 5} more` : '');
+  return `pm: ${plural(unreadable.length, 'item')} could not be read and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${ids}; run 'pm validate' for the details\n`;
 }
 
 /** `pm list`: the table plus how to get the next page. */

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../../domain/tracker/history.js';
+import type { ChainFault, HistoryEntry } from '../../../domain/tracker/history.js';
 import type { InitResult } from '../../../domain/tracker/init.js';
 import type { TrackerContext } from '../../../domain/tracker/tracker.js';
 import type { ValidationReport } from '../../../domain/tracker/validate.js';
@@ -19,10 +19,18 @@ export function renderInit(result: InitResult): string {
 }
 
 /** `pm history`: one line per recorded change, oldest first. */
-export function renderHistory(id: string, entries: readonly HistoryEntry[]): string {
-  if (entries.length === 0) return lines(`${id} has no recorded history.`);
+export function renderHistory(id: string, entries: readonly HistoryEntry[], faults: readonly ChainFault[] = []): string {
+  if (entries.length === 0 && faults.length === 0) return lines(`${id} has no recorded history.`);
+  const bad = new Set(faults.map((f) => f.line));
   const rows = entries.map((e) => [`#${e.seq}`, shortTime(e.at), e.actor, e.op, revisions(e), changedFields(e)]);
-  return lines(`History of ${id} (${plural(entries.length, 'change')}):`, columns(rows).map((l) => `  ${l}`));
+  const marked = columns(rows).map((l, i) => `  ${faults.length === 0 ? '' : bad.has(entries[i]!.seq) ? '! ' : '  '}${l}`);
+  const warning = faults.length > 0 && [
+    '',
+    `The history of ${id} does not verify; the lines marked ! cannot be trusted:`,
+    ...faults.map((f) => `  ! line ${f.line}: ${f.problem}`),
+    "Changes to this item are refused until the file is restored (git checkout -- the history file); see 'pm validate'.",
+  ];
+  return lines(`History of ${id} (${plural(entries.length, 'change')}):`, marked, warning);
 }
 
 function revisions(e: HistoryEntry): string {

@@ -83,8 +83,30 @@ describe('pm history / validate', () => {
     await cli.fs.writeAtomic(historyFile, (await cli.fs.readText(historyFile))!.replace('"actor":"alice"', '"actor":"mallory"'));
     const failed = await cli.run(['validate']);
     expect(failed.code).toBe(5);
-    expect(failed.stdout).toMatch(/error +history_tampered .*line 2: prev does not match/);
+    expect(failed.stdout).toMatch(/error +history_tampered .*line 1: line was altered after it was written/);
     expect(failed.stdout).toMatch(/FAILED: 3 items checked, 1 error, 1 warning\n$/);
+  });
+});
+
+describe('pm history / update over a forged history', () => {
+  it('marks the unverifiable line and refuses the change with exit 7', async () => {
+    const { cli, login } = await project();
+    await cli.json(['update', login, '-p', '2']);
+    await cli.json(['comment', login, 'third line']);
+    const historyFile = `${ROOT}/history/${login}.jsonl`;
+    const lines = (await cli.fs.readText(historyFile))!.split('\n');
+    lines[1] = lines[1]!.replace('"actor":"alice"', '"actor":"mallory"');
+    await cli.fs.writeAtomic(historyFile, lines.join('\n'));
+    const human = (await cli.run(['history', login])).stdout;
+    expect(human).toMatch(/^  ! #2 .* mallory +update/m);
+    expect(human).toMatch(/^  {3}#1 .* alice +create/m);
+    expect(human).toContain(`! line 2: line was altered after it was written (line 3 records another digest for it)`);
+    expect(human).toContain('pm validate');
+    const entries = await cli.json<(HistoryEntry & { verified?: boolean })[]>(['history', login]);
+    expect(entries.map((e) => e.verified)).toEqual([undefined, false, undefined]);
+    const refused = await cli.run(['update', login, '-p', '3']);
+    expect((refused.error as { exitCode: number }).exitCode).toBe(7);
+    expect((refused.error as Error).message).toMatch(new RegExp(`^refusing to change ${login}: its history does not verify .*line 2`));
   });
 });
 

@@ -140,6 +140,42 @@ describe('pm_history', () => {
   test('an item with neither file nor history is an isError result', async () => {
     expectToolError(await h.call('pm_history', { id: 'pm-nothere' }), /no item pm-nothere and no history for it/);
   });
+  test('marks the lines of a forged history and refuses changes to the item (history_unverifiable)', async () => {
+    await h.tracker.comment(ids.a, 'second');
+    await h.tracker.comment(ids.a, 'third');
+    const file = `/project/.agents/pm/history/${ids.a}.jsonl`;
+    const lines = (await h.env.fs.readText(file))!.split('\n');
+    lines[1] = lines[1]!.replace('"actor":"alice"', '"actor":"mallory"');
+    await h.env.fs.writeAtomic(file, lines.join('\n'));
+    const result = await h.call('pm_history', { id: ids.a });
+    expect((result.structuredContent!.entries as { seq: number; verified?: boolean }[]).map((e) => e.verified)).toEqual([undefined, false, undefined]);
+    expect(text(result)).toMatch(/^#2 \S+ mallory comment .*UNVERIFIED/m);
+    expect(text(result)).toContain('does not verify');
+    expectToolError(await h.call('pm_comment', { id: ids.a, text: 'more' }), /refusing to change pm-\w+: its history does not verify .*line 2.* \(history_unverifiable\)/);
+  });
+});
+
+describe('query results and the integrity of the tracker', () => {
+  test('pm_list, pm_search and pm_next name the item files they left out', async () => {
+    await h.env.fs.writeAtomic(`/project/.agents/pm/items/${ids.c}.md`, `---\nid: ${ids.c}\ntitle: a: b\n---\n`);
+    for (const [name, args] of [['pm_list', {}], ['pm_search', { query: 'write' }], ['pm_next', {}]] as const) {
+      const result = await h.call(name, args);
+      expect(result.structuredContent).toMatchObject({ unreadable: [{ id: ids.c, message: expect.stringContaining(':3:8: YAML error') }] });
+      expect(text(result)).toContain(`1 item file(s) could not be read and are left out: ${ids.c}`);
+    }
+    expect((await h.call('pm_list', { all: true })).structuredContent!.items as unknown[]).toHaveLength(4);
+  });
+  test('an unknown status or type is refused naming the allowed values', async () => {
+    expectToolError(await h.call('pm_list', { status: ['nope'] }), /status.*draft.*open.*in_progress/s);
+    expectToolError(await h.call('pm_list', { type: ['Bug'] }), /type.*Epic.*Feature.*Task/s);
+  });
+  test('a blocker that is done no longer shows as blocking', async () => {
+    expect(text(await h.call('pm_list', {}))).toContain(`Write the resources (blocked by ${ids.a})`);
+    await h.tracker.close(ids.a, { evidence: 'done' });
+    const after = await h.call('pm_list', {});
+    expect(text(after)).not.toContain('blocked by');
+    expect((after.structuredContent!.items as { id: string; activeBlockers: string[] }[]).find((i) => i.id === ids.b)).toMatchObject({ blockedBy: [ids.a], activeBlockers: [] });
+  });
 });
 
 describe('pm_graph', () => {

@@ -76,6 +76,15 @@ describe('pm_claim and pm_release', () => {
     expectToolError(await h.call('pm_claim', { id: ids.a }), /is claimed by bob until .* \(claimed\)/);
     expect(data(await h.call('pm_claim', { id: ids.a, force: true }, '2025-11-25')).item.claim!.holder).toBe('alice'); // legacy: force is the consent
   });
+  test('claiming blocked work and updating a claimed item warn in structuredContent.warnings', async () => {
+    const claimed = await h.call('pm_claim', { id: ids.b });
+    expect(claimed.structuredContent!.warnings).toEqual([`${ids.b} is blocked by unfinished work: ${ids.a} (open)`]);
+    expect(text(claimed)).toContain(`Warning: ${ids.b} is blocked by unfinished work`);
+    await h.tracker.claim(ids.c, {}, { actor: 'bob' });
+    const updated = await h.call('pm_update', { id: ids.c, priority: 0 });
+    expect(updated.structuredContent!.warnings).toEqual([expect.stringMatching(new RegExp(`^${ids.c} is claimed by bob until .*; you are changing their work$`))]);
+    expect(data(await h.call('pm_update', { id: ids.a, priority: 0 }))).not.toHaveProperty('warnings');
+  });
   test('release gives the claim back; releasing an unclaimed item is an isError result', async () => {
     await h.call('pm_claim', { id: ids.a });
     const released = await h.call('pm_release', { id: ids.a });

@@ -23,11 +23,19 @@ describe('history hash chain', () => {
     expect(entries).toHaveLength(5);
   });
 
-  it('names the line after an edited line', () => {
+  it('names the edited line, which the intact line after it no longer links to', () => {
     const lines = chain(5);
     lines[1] = lines[1]!.replace('"actor":"a"', '"actor":"mallory"');
     const { faults } = verifyHistoryChain(lines.join('\n'), 'pm-abc123', digest);
-    expect(faults).toEqual([{ line: 3, problem: expect.stringContaining('prev does not match') }]);
+    expect(faults).toEqual([{ line: 2, problem: 'line was altered after it was written (line 3 records another digest for it)' }]);
+  });
+
+  it('names the broken link itself when the line after it is not intact either', () => {
+    const lines = chain(5);
+    lines[1] = lines[1]!.replace('"actor":"a"', '"actor":"mallory"');
+    lines[2] = lines[2]!.replace('"actor":"a"', '"actor":"eve"');
+    const { faults } = verifyHistoryChain(lines.join('\n'), 'pm-abc123', digest);
+    expect(faults).toEqual([{ line: 3, problem: expect.stringContaining('prev does not match') }, { line: 3, problem: expect.stringContaining('line was altered') }]);
   });
 
   it('detects a deleted line and reordered lines', () => {

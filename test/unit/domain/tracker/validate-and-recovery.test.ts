@@ -24,7 +24,7 @@ describe('validate', () => {
     await fs.writeAtomic(historyPath(item.id), lines.join('\n'));
     const report = await tracker.validate();
     expect(report.ok).toBe(false);
-    expect(report.findings).toContainEqual(expect.objectContaining({ code: 'history_tampered', itemId: item.id, message: expect.stringContaining('line 2') }));
+    expect(report.findings).toContainEqual(expect.objectContaining({ code: 'history_tampered', itemId: item.id, message: expect.stringContaining('line 1: line was altered') }));
   });
 
   it('reports corrupt files, dangling references, cycles and stray files', async () => {
