@@ -14,6 +14,8 @@ import { SettingsError } from './settings.js';
 
 const list = (text: string | undefined) => (text === undefined ? undefined : text.split(/[\s,]+/).filter(Boolean));
 const flag = (text: string | undefined) => text === '1' || text === 'true';
+/** A strict on/off switch: 1/true on, 0/false or unset off, anything else left for zod to refuse. */
+const strictFlag = (text: string | undefined): unknown => (text === undefined ? undefined : ['1', 'true'].includes(text) ? true : ['0', 'false'].includes(text) ? false : text);
 
 function httpUrl(value: string): URL | undefined {
   try {
@@ -47,6 +49,8 @@ export const authSettingsSchema = z
     /** PM_MCP_AUTH_READ_SCOPE / PM_MCP_AUTH_WRITE_SCOPE. */
     readScope: z.string().default('pm:read'),
     writeScope: z.string().default('pm:write'),
+    /** PM_MCP_AUTH_REQUIRE_AT_JWT=1: refuse tokens whose header lacks typ at+jwt (RFC 9068 §4). */
+    requireAccessTokenType: z.boolean({ error: 'PM_MCP_AUTH_REQUIRE_AT_JWT must be 1, true, 0 or false' }).default(false),
     /** PM_MCP_AUTH_CLOCK_TOLERANCE_SEC: leeway for exp/nbf. */
     clockToleranceSec: z.number().int().min(0).max(300).default(30),
     /** PM_MCP_AUTH_ALGORITHMS: accepted JWS algorithms (default: asymmetric for JWKS, HS256 for a secret). */
@@ -94,6 +98,7 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv): AuthSettings {
     servers: list(value('PM_MCP_AUTH_SERVERS')),
     readScope: value('PM_MCP_AUTH_READ_SCOPE'),
     writeScope: value('PM_MCP_AUTH_WRITE_SCOPE'),
+    requireAccessTokenType: strictFlag(value('PM_MCP_AUTH_REQUIRE_AT_JWT')),
     clockToleranceSec: tolerance === undefined ? undefined : Number(tolerance),
     algorithms: list(value('PM_MCP_AUTH_ALGORITHMS')),
     resourceName: value('PM_MCP_AUTH_RESOURCE_NAME'),
@@ -112,6 +117,15 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
+/**
+ * True for an unspecified (wildcard) bind address — 0.0.0.0, ::, and their spellings — which
+ * listens on every interface but is no address a client can connect to or a token can name.
+ */
+export function isWildcardHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === '0' || /^0+(\.0+){3}$/.test(h) || (/^[0:]+$/.test(h) && h.includes(':'));
+}
+
 /** How pm-mcp-http authorizes, and why. */
 export interface HttpAuthMode {
   readonly mode: 'off' | 'jwt';
@@ -122,12 +136,21 @@ export interface HttpAuthMode {
 /**
  * The loopback/remote rule (seed 004 "Transport behavior": the remote adapter defaults to loopback and can require a bearer token; docs/AUTH.md): on a loopback host authorization is off
  * unless configured; on any other host it is required, unless explicitly disabled with BOTH
- * PM_MCP_AUTH=off and PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1. Throws SettingsError otherwise.
+ * PM_MCP_AUTH=off and PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1. With tokens on a wildcard bind,
+ * PM_MCP_AUTH_RESOURCE is required: the RFC 9728 `resource` must be the URL clients use
+ * (2026-07-28 `basic/authorization`, RFC 8707 audience binding). Throws SettingsError otherwise.
  */
 export function resolveHttpAuthMode(host: string, settings: AuthSettings): HttpAuthMode {
   const configured = settings.issuer !== undefined || settings.jwksFile !== undefined || settings.jwksUrl !== undefined || settings.secret !== undefined;
   const mode = settings.mode ?? (configured ? 'jwt' : undefined);
-  if (mode === 'jwt') return { mode, reason: `bearer tokens from ${settings.issuer} required` };
+  if (mode === 'jwt') {
+    if (isWildcardHost(host) && settings.resource === undefined) {
+      throw new SettingsError(
+        `bound to the wildcard address ${host} with bearer authorization: set PM_MCP_AUTH_RESOURCE to the public URL of the MCP endpoint (e.g. https://pm.example.com/mcp); the metadata and challenges would otherwise advertise http://${host}:PORT/..., which no client can reach and no token can name`,
+      );
+    }
+    return { mode, reason: `bearer tokens from ${settings.issuer} required` };
+  }
   if (isLoopbackHost(host)) return { mode: 'off', reason: `no authorization: bound to loopback ${host}` };
   if (mode === 'off' && settings.allowUnauthenticatedRemote) {
     return { mode: 'off', reason: `no authorization on non-loopback ${host} (PM_MCP_AUTH=off, PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1): anyone who reaches it can read and change the tracker` };
@@ -170,6 +193,8 @@ export interface HttpAuthJwt extends HttpAuthMode {
   readonly metadataPaths: readonly string[];
   readonly keys: JoseKeySource;
   readonly algorithms: readonly string[] | undefined;
+  /** Refuse tokens not typed at+jwt (PM_MCP_AUTH_REQUIRE_AT_JWT). */
+  readonly requireAccessTokenType: boolean;
   readonly clockToleranceSec: number;
   readonly scopes: PmMcpScopeNames;
   readonly scopeHierarchy: McpScopeHierarchy;
@@ -214,6 +239,7 @@ export function resolveHttpAuth(endpoint: McpHttpEndpoint, settings: AuthSetting
       metadataPaths: mcpProtectedResourceMetadataPaths(resource),
       keys,
       algorithms: settings.algorithms,
+      requireAccessTokenType: settings.requireAccessTokenType,
       clockToleranceSec: settings.clockToleranceSec,
       scopes,
       scopeHierarchy: pmMcpScopeHierarchy(scopes),

@@ -23,6 +23,7 @@ export async function createHttpAuthorizer(auth: ResolvedHttpAuth, deps: { reado
     audience: auth.audience,
     resourceMetadataUrl: auth.resourceMetadataUrl,
     clockToleranceSec: auth.clockToleranceSec,
+    requireAccessTokenType: auth.requireAccessTokenType,
     scopeHierarchy: auth.scopeHierarchy,
     ...(auth.algorithms ? { algorithms: auth.algorithms as JWSAlgorithm[] } : {}),
     ...(deps.clock ? { now: () => deps.clock!.now() } : {}),

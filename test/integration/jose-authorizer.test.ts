@@ -198,6 +198,53 @@ describe('JoseBearerAuthorizer', () => {
     });
   });
 
+  describe('credentials are never reflected', () => {
+    /** Every 6-character piece of `secret`: none may appear in what the client is told. */
+    const pieces = (secret: string) => Array.from({ length: Math.max(0, secret.length - 5) }, (_, i) => secret.slice(i, i + 6));
+
+    test.each([
+      ['a raw JWT (no scheme word)', async () => sign(rsa.signer)],
+      ['a raw opaque token with symbols', async () => 'tok_9f8e7d6c5b4a3f2e1d0c'],
+      ['a long digit-bearing first word', async () => `Token123456789 ${await sign(rsa.signer)}`],
+      ['an over-long letters-only first word', async () => `${'Q'.repeat(40)} secretvalue`],
+    ])('%s → 401 naming no part of it', async (_name, header) => {
+      const value = await header();
+      const error = (await refusal(await fromFile(), value)) as PmMcpUnauthorizedError;
+      expect(error).toBeInstanceOf(PmMcpUnauthorizedError);
+      expect(error.message).toMatch(/an unrecognized scheme/);
+      const told = `${error.message}\n${error.challenge}\n${JSON.stringify(error.toJsonRpcError())}`;
+      for (const piece of pieces(value.replace(/^Token123456789 /, ''))) expect(told).not.toContain(piece);
+    });
+
+    test('a short letters-only scheme is named', async () => {
+      const error = (await refusal(await fromFile(), 'Basic YWxpY2U6cGFzc3dvcmQ=')) as PmMcpUnauthorizedError;
+      expect(error.message).toMatch(/^Authorization scheme Basic is not accepted/);
+      expect(error.message).not.toContain('YWxpY2U6');
+    });
+  });
+
+  describe('RFC 9068 typ check (opt-in)', () => {
+    test('off by default: a token without typ at+jwt is accepted', async () => {
+      const authorizer = await JoseBearerAuthorizer.create({ kind: 'jwks', jwks: { keys: [rsa.jwk] } }, options);
+      expect(await authorizer.authorize({ authorization: `Bearer ${await sign(rsa.signer, {}, { typ: 'JWT' })}`, requiredScopes: READ })).toMatchObject({ id: 'alice' });
+    });
+
+    test('on: at+jwt and application/at+jwt (any case) pass; JWT, a missing typ and others are refused', async () => {
+      const authorizer = await JoseBearerAuthorizer.create({ kind: 'jwks', jwks: { keys: [rsa.jwk] } }, { ...options, requireAccessTokenType: true });
+      for (const typ of ['at+jwt', 'application/at+jwt', 'AT+JWT', 'Application/At+JWT']) {
+        expect(await authorizer.authorize({ authorization: `Bearer ${await sign(rsa.signer, {}, { typ })}`, requiredScopes: READ })).toMatchObject({ id: 'alice' });
+      }
+      for (const typ of ['JWT', 'id_token+jwt', 'at+jwt ', undefined]) {
+        await invalidToken(authorizer, `Bearer ${await sign(rsa.signer, {}, { typ })}`, /typ at\+jwt \(RFC 9068\)/);
+      }
+    });
+
+    test('a forged token with typ at+jwt still fails on its signature', async () => {
+      const authorizer = await JoseBearerAuthorizer.create({ kind: 'jwks', jwks: { keys: [rsa.jwk] } }, { ...options, requireAccessTokenType: true });
+      await invalidToken(authorizer, `Bearer ${await sign(rogue.signer)}`, /signature does not verify/);
+    });
+  });
+
   test('a valid token lacking scope → 403 insufficient_scope naming the scope', async () => {
     const error = (await refusal(await fromFile(), `Bearer ${await sign(rsa.signer, { scope: 'pm:read' })}`, WRITE)) as PmMcpInsufficientScopeError;
     expect(error).toBeInstanceOf(PmMcpInsufficientScopeError);

@@ -186,6 +186,23 @@ describe('pm-mcp-http with bearer authorization', () => {
       expect(empty.headers.get('www-authenticate')).toContain('error="invalid_token"');
     });
 
+    test('a raw token without a scheme word is refused without reflecting any part of it', async () => {
+      const raw = await token();
+      const pieces = Array.from({ length: raw.length - 5 }, (_, i) => raw.slice(i, i + 6));
+      for (const [authorization, modern] of [[raw, true], [raw, false], [`${raw} ${raw}`, true], [`Token${raw}`, true]] as const) {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, ...(modern ? buildMcpHttpRequestHeaders({ method: 'tools/list', params: { _meta: META } }) : {}) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: modern ? { _meta: META } : {} }),
+        });
+        const told = `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${await response.text()}`;
+        expect(response.status).toBe(401);
+        expect(told).toContain('an unrecognized scheme');
+        for (const piece of pieces) expect(told).not.toContain(piece);
+      }
+      for (const piece of pieces) expect(server.child.stderr()).not.toContain(piece);
+    });
+
     test('a token in the query string is refused (400), even alongside a valid header', async () => {
       const valid = await token();
       const res = await reply(
@@ -240,6 +257,16 @@ describe('pm-mcp-http with bearer authorization', () => {
     const { code } = await child.exited;
     expect(code).not.toBe(0);
     expect(child.stderr()).toMatch(/binding to non-loopback 0\.0\.0\.0 requires bearer authorization/);
+    expect(child.lines).toEqual([]);
+  });
+
+  test('a wildcard bind with tokens but without PM_MCP_AUTH_RESOURCE refuses to start, naming the variable', async () => {
+    const dir = temp();
+    await initNodeTracker(dir);
+    const child = children.startNode(BIN, ['--host', '0.0.0.0', '--port', '0', '--no-init'], { PM_ROOT: dir, PM_MCP_AUTH: 'jwt', PM_MCP_AUTH_ISSUER: ISSUER, PM_MCP_AUTH_SECRET: SECRET });
+    const { code } = await child.exited;
+    expect(code).not.toBe(0);
+    expect(child.stderr()).toMatch(/0\.0\.0\.0 .*set PM_MCP_AUTH_RESOURCE to the public URL of the MCP endpoint/);
     expect(child.lines).toEqual([]);
   });
 

@@ -223,6 +223,25 @@ describe('a real pm-mcp-http process', () => {
     expectRejection(overflow, 431, -32600);
   });
 
+  test('a body that is not declared JSON is 415 with a JSON-RPC error, before anything runs (no simple cross-site POST)', async () => {
+    const request = modernRequest(185, 'tools/call', { name: 'pm_create', arguments: { title: 'smuggled as text/plain' } });
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json; charset=latin1', 'json', '']) {
+      const reply = await httpPost(url, request.body, { ...request.headers, 'Content-Type': type });
+      const error = expectRejection(reply, 415, -32600);
+      // One fixed message: the client's value is never repeated.
+      expect(error.message).toBe('Unsupported Media Type: Content-Type must be application/json (a JSON-RPC message encoded as UTF-8)');
+    }
+    const none = await httpPost(url, request.body, { Accept: 'application/json, text/event-stream', ...request.headers }, { defaults: false });
+    expectRejection(none, 415, -32600);
+    const listed = await call('tools/call', { name: 'pm_search', arguments: { query: 'smuggled' } });
+    expect(JSON.stringify(listed.body!.result.structuredContent)).not.toContain('smuggled as text/plain');
+    // JSON spellings official clients send pass: parameters, case, and +json suffix types.
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/vnd.mcp+json']) {
+      const ok = modernRequest(186, 'tools/list');
+      expect((await httpPost(url, ok.body, { ...ok.headers, 'Content-Type': type })).status).toBe(200);
+    }
+  });
+
   test('bad JSON is 400 -32700; a valid JSON non-request is 400 -32600 (id null, batch, wrong jsonrpc, bad UTF-8)', async () => {
     const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' };
     expect(expectRejection(await httpPost(url, '{"jsonrpc":"2.0","id":1,', headers), 400, -32700).message).toContain('Parse error');

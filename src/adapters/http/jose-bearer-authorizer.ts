@@ -3,7 +3,7 @@ import { PmMcpInternalError } from '../../domain/errors/mcp-errors.js';
 import { PmMcpUnauthorizedError, type PmMcpChallengeContext } from '../../domain/mcp/auth/auth-errors.js';
 import { parseMcpBearerAuthorization } from '../../domain/mcp/auth/bearer-header.js';
 import type { McpScopeHierarchy } from '../../domain/mcp/auth/scopes.js';
-import { assertMcpTokenClaims, PM_MCP_DEFAULT_CLOCK_TOLERANCE_SEC } from '../../domain/mcp/auth/token-claims.js';
+import { assertMcpTokenClaims, isMcpAccessTokenType, PM_MCP_DEFAULT_CLOCK_TOLERANCE_SEC } from '../../domain/mcp/auth/token-claims.js';
 import type { AuthorizationRequest, Authorizer, Principal } from '../../ports/authorizer.js';
 import { loadJoseVerificationKey, type JoseKeySource, type JoseVerificationKey } from './jose-key-source.js';
 
@@ -17,7 +17,8 @@ import { loadJoseVerificationKey, type JoseKeySource, type JoseVerificationKey }
  * checked by the pure `assertMcpTokenClaims`.
  *
  * Refusals: no Authorization header, or another scheme → 401 with a challenge without an error
- * attribute (RFC 6750 §3.1); a malformed, badly signed, expired, not-yet-valid, foreign-issuer
+ * attribute (RFC 6750 §3.1), naming the scheme only when it is a short word of letters (a raw
+ * token sent without `Bearer` is never repeated); a malformed, badly signed, expired, not-yet-valid, foreign-issuer
  * or foreign-audience token → 401 `invalid_token`; a valid token lacking scope → 403
  * `insufficient_scope` naming every required scope. A key set that cannot be fetched is a
  * server fault (-32603), not the client's: it is reported through `onKeyFailure`.
@@ -31,6 +32,12 @@ export interface JoseBearerAuthorizerOptions {
   readonly resourceMetadataUrl: string;
   /** Leeway for `exp`/`nbf` (default 30 s). */
   readonly clockToleranceSec?: number;
+  /**
+   * Refuse tokens whose JWS header lacks `typ: at+jwt` (RFC 9068 §4: resource servers verify
+   * it, so an ID token of the same issuer cannot stand in for an access token). Off by default:
+   * many authorization servers issue access tokens typed `JWT` or untyped.
+   */
+  readonly requireAccessTokenType?: boolean;
   /** Scope implications (pm: write ⇒ read). */
   readonly scopeHierarchy?: McpScopeHierarchy;
   /** Milliseconds since the epoch (a Clock port's `now`); default Date.now. */
@@ -88,7 +95,10 @@ export class JoseBearerAuthorizer implements Authorizer {
       case 'missing':
         throw new PmMcpUnauthorizedError('Authorization required: send Authorization: Bearer <access token>', context);
       case 'other-scheme':
-        throw new PmMcpUnauthorizedError(`Authorization scheme ${credentials.scheme} is not accepted: send Authorization: Bearer <access token>`, context);
+        throw new PmMcpUnauthorizedError(
+          `${credentials.scheme === undefined ? 'Authorization with an unrecognized scheme' : `Authorization scheme ${credentials.scheme}`} is not accepted: send Authorization: Bearer <access token>`,
+          context,
+        );
       case 'malformed':
         throw new PmMcpUnauthorizedError(credentials.detail, { ...context, error: 'invalid_token' });
     }
@@ -117,6 +127,9 @@ export class JoseBearerAuthorizer implements Authorizer {
       throw new PmMcpInternalError(`The authorization keys (${this.key.description}) are unavailable`);
     }
     if (verified.protectedHeader.b64 === false) throw invalid('the token must not use an unencoded payload');
+    if (this.options.requireAccessTokenType && !isMcpAccessTokenType(verified.protectedHeader.typ)) {
+      throw invalid('the token is not a JWT access token: its header must carry typ at+jwt (RFC 9068)');
+    }
     try {
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(verified.payload)) as unknown;
     } catch {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_ERROR_CODES } from '../../domain/errors/mcp-errors.js';
-import { checkMcpHttpOrigin, mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
+import { checkMcpHttpContentType, checkMcpHttpOrigin, mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
 import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
 import { writeJsonResponse, writeRejection } from './http-responder.js';
 import { readRequestBody } from './read-request-body.js';
@@ -10,7 +10,7 @@ import { readRequestBody } from './read-request-body.js';
  * (seed 004 "Transport behavior"; docs/HTTP.md "What happens to one POST", steps 2–3):
  * Origin → 403 (an allowed browser origin gets the CORS response headers); `access_token` in
  * the query → 400 (tokens travel only in the Authorization header); OPTIONS → the CORS
- * preflight; POST → the body, bounded (413), decoded as UTF-8 (400 -32700 otherwise) and handed
+ * preflight; POST → a Content-Type that is not JSON → 415 before the body is read; the body, bounded (413), decoded as UTF-8 (400 -32700 otherwise) and handed
  * to the transport's exchange; any other method → 405 with `Allow: POST`.
  *
  * Written over node's own request and response: no body parser, one responder object per POST.
@@ -75,6 +75,8 @@ export function createMcpPathHandler(options: McpPathHandlerOptions): (req: Inco
     }
     const method = req.method;
     if (method === 'POST') {
+      const unsupported = checkMcpHttpContentType(req.headers['content-type']);
+      if (unsupported) return writeRejection(res, unsupported);
       readRequestBody(req, maxBodyBytes, (refusal, raw) => {
         if (refusal) return writeRejection(res, mcpHttpRejection(refusal.status, refusal.message, refusal.tooLarge ? { headers: { Connection: 'close' } } : {}));
         handlePost(req, res, raw).catch((error: unknown) => internalError(res, error));

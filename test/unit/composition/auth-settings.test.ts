@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { JoseBearerAuthorizer } from '../../../src/adapters/http/jose-bearer-authorizer.js';
 import { LocalAuthorizer } from '../../../src/adapters/node/local-authorizer.js';
 import { authSettingsFromEnv, isLoopbackHost, resolveHttpAuth, resolveHttpAuthMode, type HttpAuthJwt } from '../../../src/composition/auth-settings.js';
@@ -20,7 +20,7 @@ const LOCAL = { host: '127.0.0.1', resourceUri: 'http://127.0.0.1:8787/mcp' };
 
 describe('authSettingsFromEnv', () => {
   test('defaults: mode undecided, pm:read/pm:write, 30 s tolerance', () => {
-    expect(authSettingsFromEnv({})).toEqual({ allowUnauthenticatedRemote: false, readScope: 'pm:read', writeScope: 'pm:write', clockToleranceSec: 30, resourceName: 'pm' });
+    expect(authSettingsFromEnv({})).toEqual({ allowUnauthenticatedRemote: false, requireAccessTokenType: false, readScope: 'pm:read', writeScope: 'pm:write', clockToleranceSec: 30, resourceName: 'pm' });
   });
 
   test('reads every variable; lists split on commas or spaces', () => {
@@ -36,8 +36,10 @@ describe('authSettingsFromEnv', () => {
       PM_MCP_AUTH_RESOURCE_NAME: 'team tracker',
       PM_MCP_AUTH_RESOURCE_DOCUMENTATION: 'https://docs.example.test/auth',
       PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE: '1',
+      PM_MCP_AUTH_REQUIRE_AT_JWT: '1',
     });
     expect(settings).toMatchObject({
+      requireAccessTokenType: true,
       mode: 'jwt',
       servers: ['https://a.example.test', 'https://b.example.test'],
       readScope: 'tracker.read',
@@ -62,6 +64,7 @@ describe('authSettingsFromEnv', () => {
     ['equal scopes', { PM_MCP_AUTH_READ_SCOPE: 'pm', PM_MCP_AUTH_WRITE_SCOPE: 'pm' }, /must differ/],
     ['a scope with a quote', { PM_MCP_AUTH_WRITE_SCOPE: 'pm"w' }, /not a valid scope token/],
     ['offline_access as a scope', { PM_MCP_AUTH_READ_SCOPE: 'offline_access' }, /offline_access/],
+    ['a typ switch that is not a boolean', { PM_MCP_AUTH_REQUIRE_AT_JWT: 'yes please' }, /PM_MCP_AUTH_REQUIRE_AT_JWT must be 1, true, 0 or false/],
     ['a negative tolerance', { PM_MCP_AUTH_CLOCK_TOLERANCE_SEC: '-1' }, /clockToleranceSec/],
   ])('refuses %s', (_name, env, message) => {
     expect(() => authSettingsFromEnv(env)).toThrow(SettingsError);
@@ -90,7 +93,19 @@ describe('resolveHttpAuthMode (off on loopback, required elsewhere unless explic
   test('non-loopback: required by default, with a clear startup error', () => {
     expect(() => resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv({}))).toThrow(SettingsError);
     expect(() => resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv({}))).toThrow(/binding to non-loopback 0\.0\.0\.0 requires bearer authorization: set PM_MCP_AUTH=jwt .* or disable it explicitly with PM_MCP_AUTH=off and PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1/);
-    expect(resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv(JWT_ENV)).mode).toBe('jwt');
+    expect(resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv({ ...JWT_ENV, PM_MCP_AUTH_RESOURCE: 'https://pm.example.test/mcp' })).mode).toBe('jwt');
+  });
+
+  test('a wildcard bind with tokens needs PM_MCP_AUTH_RESOURCE: its own address is no URL a client can reach', () => {
+    for (const host of ['0.0.0.0', '::', '[::]', '::0', '0:0:0:0:0:0:0:0', '0']) {
+      expect(() => resolveHttpAuthMode(host, authSettingsFromEnv(JWT_ENV))).toThrow(SettingsError);
+      expect(() => resolveHttpAuthMode(host, authSettingsFromEnv(JWT_ENV))).toThrow(/set PM_MCP_AUTH_RESOURCE to the public URL of the MCP endpoint/);
+    }
+    expect(resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv({ ...JWT_ENV, PM_MCP_AUTH_RESOURCE: 'https://pm.example.test/mcp' })).mode).toBe('jwt');
+    expect(resolveHttpAuthMode('10.0.0.5', authSettingsFromEnv(JWT_ENV)).mode).toBe('jwt');
+    expect(() => resolveHttpAuth({ host: '::', resourceUri: 'http://[::]:8787/mcp' }, authSettingsFromEnv(JWT_ENV))).toThrow(/PM_MCP_AUTH_RESOURCE/);
+    // Without tokens there is no metadata and no challenge to advertise a URL in.
+    expect(resolveHttpAuthMode('0.0.0.0', authSettingsFromEnv({ PM_MCP_AUTH: 'off', PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE: '1' })).mode).toBe('off');
   });
 
   test('non-loopback: disabling needs both PM_MCP_AUTH=off and PM_MCP_ALLOW_UNAUTHENTICATED_REMOTE=1', () => {
@@ -131,7 +146,7 @@ describe('resolveHttpAuth', () => {
     expect(proxied).toMatchObject({ resource: 'https://pm.example.test/mcp', audience: 'api://pm', resourceMetadataUrl: 'https://pm.example.test/.well-known/oauth-protected-resource/mcp' });
     expect(proxied.metadata.authorization_servers).toEqual(['https://login.example.test']);
     expect(proxied.warnings).toEqual([expect.stringMatching(/meant for local development/)]);
-    const plain = resolveHttpAuth({ host: '0.0.0.0', resourceUri: 'http://0.0.0.0:8787/mcp' }, authSettingsFromEnv(JWT_ENV));
+    const plain = resolveHttpAuth({ host: '10.0.0.5', resourceUri: 'http://10.0.0.5:8787/mcp' }, authSettingsFromEnv(JWT_ENV));
     expect(plain.warnings).toEqual([expect.stringMatching(/local development/), expect.stringMatching(/plain http on a non-loopback host/)]);
   });
 
@@ -188,5 +203,16 @@ describe('httpAuthModule', () => {
   test('a bad JWKS file fails when the authorizer is resolved (startup), not on the first request', async () => {
     const c = await container({ PM_MCP_AUTH: 'jwt', PM_MCP_AUTH_ISSUER: 'https://auth.example.test', PM_MCP_AUTH_JWKS_FILE: join(temp(), 'missing.json') });
     await expect(c.getAsync(IDS.Authorizer)).rejects.toThrow(/cannot read the JWKS file/);
+  });
+
+  test('PM_MCP_AUTH_REQUIRE_AT_JWT=1 reaches the authorizer: a plain JWT is refused, an at+jwt one passes', async () => {
+    const c = await container({ ...JWT_ENV, PM_MCP_AUTH_REQUIRE_AT_JWT: '1' });
+    const authorizer = await c.getAsync(IDS.Authorizer);
+    const key = new TextEncoder().encode(SECRET);
+    const claims = { iss: 'https://auth.example.test', aud: LOCAL.resourceUri, sub: 'alice', scope: 'pm:read', exp: Math.floor(Date.now() / 1000) + 60 };
+    const plain = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key);
+    await expect(authorizer.authorize({ authorization: `Bearer ${plain}`, requiredScopes: ['pm:read'] })).rejects.toThrow(/typ at\+jwt/);
+    const access = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).sign(key);
+    expect(await authorizer.authorize({ authorization: `Bearer ${access}`, requiredScopes: ['pm:read'] })).toMatchObject({ id: 'alice' });
   });
 });

@@ -10,6 +10,19 @@ import { missingMcpScopes, readMcpScopeClaim, type McpScopeHierarchy } from './s
  * RFC 7519 §4.1 registered claims). Pure: the caller supplies the verified claims and the time.
  */
 
+/**
+ * Whether a JWS header's `typ` names a JWT access token: `at+jwt` (RFC 9068 §2.1 "Header",
+ * checked by resource servers per §4), with or without the `application/` prefix, in any case
+ * (RFC 7515 §4.1.9: a media type, whose `application/` may be omitted; media types compare
+ * case-insensitively). Other JWTs (ID tokens, logout tokens) carry other types or none, which
+ * is what the opt-in check exists to tell apart.
+ */
+export function isMcpAccessTokenType(typ: unknown): boolean {
+  if (typeof typ !== 'string') return false;
+  const type = typ.toLowerCase();
+  return type === 'at+jwt' || type === 'application/at+jwt';
+}
+
 /** Default leeway for `exp`/`nbf` against clock skew, in seconds. */
 export const PM_MCP_DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 

@@ -11,6 +11,7 @@ export * from './request-headers.js';
 export * from './http-status.js';
 export * from './http-security.js';
 export * from './accept.js';
+export * from './content-type.js';
 export * from './outbound.js';
 export * from './admission.js';
 export * from './authorize.js';

@@ -119,4 +119,14 @@ describe('parseMcpBearerAuthorization (RFC 6750 §2.1)', () => {
     expect(parseMcpBearerAuthorization('bearer  abc-_~+/==')).toEqual({ kind: 'token', token: 'abc-_~+/==' });
     expect(parseMcpBearerAuthorization('BEARER\tabc')).toEqual({ kind: 'token', token: 'abc' });
   });
+
+  test('another scheme is named only when it is a short word of letters followed by credentials', () => {
+    expect(parseMcpBearerAuthorization('Digest username="a"')).toEqual({ kind: 'other-scheme', scheme: 'Digest' });
+    expect(parseMcpBearerAuthorization('DPoP abc')).toEqual({ kind: 'other-scheme', scheme: 'DPoP' });
+    // A header of one word is a raw credential (a JWT, an API key), whatever its characters.
+    for (const raw of ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln', 'sk_live_abc123', 'OnlyLettersApiKey', 'Basic']) {
+      expect(parseMcpBearerAuthorization(raw)).toEqual({ kind: 'other-scheme' });
+    }
+    for (const header of [`${'A'.repeat(21)} x`, 'Tok3n abc', 'SCRAM-SHA-256 abc', 'eyJ.a.b c']) expect(parseMcpBearerAuthorization(header)).toEqual({ kind: 'other-scheme' });
+  });
 });
