@@ -8,8 +8,8 @@
 // at exit, so it holds every function that run compiled. V8 rejects a cache made by another V8
 // version, with other flags or for a source of another length, but does not compare the source
 // text: the file name binds the cache to the bundle's inode, size and mtime (each build replaces
-// the bundle by rename), taken from the same open file the source is read from, and to the node
-// version. Only files owned by the current user are read (code caches are executable data).
+// the bundle by rename), taken from the same open file the source is read from, and to the runtime
+// (node's version, or Bun's). Only files owned by the current user are read (code caches are executable data).
 //
 // Node >= 22.1 has a compile cache of its own (`module.enableCompileCache`), which
 // `PM_COMPILE_CACHE=node` selects instead: Node's cache in pm's directory, then a plain
@@ -172,8 +172,8 @@ function runWithVmCache(file, dir, options) {
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const mayImport = !source.startsWith(NO_IMPORT_MARK);
   const skipped = dir !== undefined && mayImport && !cacheKeepsDynamicImport(process.versions.node) && source.includes('import(');
-  // One cache per installed bundle: later builds of the same file replace it.
-  const prefix = `${basename(file).replace(/\.c?js$/, '')}-${fnv1a(file)}-${process.version}-${process.arch}-`;
+  // One cache per installed bundle and runtime: later builds of the same file replace it.
+  const prefix = `${basename(file).replace(/\.c?js$/, '')}-${fnv1a(file)}-${runtimeTag(process.versions)}-${process.arch}-`;
   const cacheFile = dir && !skipped ? join(dir, `${prefix}${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}.bin`) : undefined;
   const cachedData = cacheFile ? readOwnFile(cacheFile) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -213,6 +213,16 @@ function dynamicImports() {
   };
   process.emitWarning = filtered;
   return { importModuleDynamically: loader };
+}
+
+/**
+ * The engine a code cache belongs to: `v<node version>` under Node, `bun<version>` under Bun.
+ * Bun reports a Node version of its own in process.version while its engine (JavaScriptCore)
+ * writes caches of another kind, so a cache named by process.version alone could be handed
+ * from one engine to the other.
+ */
+function runtimeTag(versions) {
+  return versions.bun ? `bun${versions.bun}` : `v${versions.node}`;
 }
 
 /** A short, stable hash of a path (FNV-1a, 32 bits), without loading node:crypto. */
@@ -281,4 +291,4 @@ function failBin(bin) {
   };
 }
 
-module.exports = { NO_IMPORT_MARK, cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, loadBundle, loadMain, failBin };
+module.exports = { NO_IMPORT_MARK, cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, loadBundle, loadMain, failBin, runtimeTag };

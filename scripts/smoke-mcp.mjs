@@ -1,39 +1,56 @@
 #!/usr/bin/env node
 // smoke:mcp: the packed-artifact gate for pm-mcp (seed 004 "Legacy boundary" and "Rollout,
-// rollback, and proof"; docs/MCP.md "Smoke gate"). It reads PM_MCP_LEGACY_PROTOCOL_VERSIONS from the
-// BUILT SDK (dist/sdk/index.js), packs the package once (`npm pack`, whose prepack builds),
-// checks what the tarball holds, installs it once into a fresh temp dir, initializes a tracker
-// there, and then drives, against the installed `pm-mcp` bin AND via
-// `npx --yes --package <tarball> pm-mcp`:
-//   - one real initialize per declared revision (answered with that revision),
-//   - a negative control: initialize with an undeclared revision (-32022 naming every declared one),
-//   - one modern server/discover (2026-07-28 per-request _meta).
-// So the accepted set and the declared set cannot drift apart. One PASS/FAIL line per check;
-// exit code 1 on any failure.
+// rollback, and proof"; docs/MCP.md "Smoke gate", docs/RELEASE.md). It reads
+// PM_MCP_LEGACY_PROTOCOL_VERSIONS from the BUILT SDK (dist/sdk/index.js), packs the package once
+// (`npm pack`, whose prepack builds), checks what the tarball holds, installs it once into a
+// fresh temp project (temp npm cache; better-sqlite3 from the work tree's own build, see
+// smoke/native-prebuild.mjs), initializes a tracker there, and then:
+//   1. drives every launcher — pm-mcp of the work tree and of the installed tarball under Node
+//      and under Bun, `npx --offline --package <tarball> pm-mcp` (the temp cache), and
+//      `bunx --package <tarball> pm-mcp` under Node and with --bun — with
+//        - one real initialize per declared revision (answered with that revision),
+//        - a negative control: initialize with an undeclared revision (-32022 naming every declared one),
+//        - one modern server/discover (2026-07-28 per-request _meta);
+//   2. records, under Node and under Bun, the SDK's buildMcpDiscoverResult() called directly and
+//      the in-process dispatcher (smoke/probe.mjs);
+//   3. compares server/discover and every initialize result of all of them with the in-process
+//      dispatcher under Node: any difference fails the gate, with a diff (release/compare.mjs);
+//   4. runs the SQLite index's contract suite under Bun (bun:sqlite) and lists the tracker with
+//      the installed pm under Bun.
+// Bun is the npm package `bun`, installed into .tools/ (scripts/tools.mjs). So the accepted set
+// and the declared set cannot drift apart, and no consumer can disagree with another. One
+// PASS/FAIL line per check; exit code 1 on any failure.
 //
-// Usage: node scripts/smoke-mcp.mjs [--bin <launcher.js>] [--keep]
-//   --bin   skip pack/install/npx and run the protocol checks against this launcher
+// Usage: node scripts/smoke-mcp.mjs [--bin <launcher.js>] [--keep] [--json <file>]
+//   --bin   skip pack/install/npx/bunx and run the protocol checks against this launcher
 //           (node <launcher.js>), e.g. bin/pm-mcp.cjs of the working tree
 //   --keep  keep the temp dir (printed) for inspection
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+//   --json  also write the results as JSON (read by scripts/release-evidence.mjs)
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compareRecords, formatComparison } from './release/compare.mjs';
+import { packLocalPrebuild } from './smoke/native-prebuild.mjs';
+import { ENV, killAll, run, Server, WIN, withServer } from './smoke/process.mjs';
+import { ensureTools } from './tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
-const binIndex = args.indexOf('--bin');
-const localBin = binIndex >= 0 ? resolve(args[binIndex + 1] ?? '') : undefined;
-const WIN = process.platform === 'win32';
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? resolve(args[i + 1] ?? '') : undefined;
+};
+const localBin = option('--bin');
+const jsonOut = option('--json');
 
 const results = [];
-const children = new Set();
+const report = { tarball: null, agreement: null, runtimes: { node: process.version } };
 
-function report(name, ok, detail, ms) {
+function record(name, ok, detail, ms) {
   results.push({ name, ok });
   const time = ms === undefined ? '' : ` (${ms} ms)`;
   console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}${time}${detail ? `${ok ? ' - ' : ': '}${detail}` : ''}`);
@@ -44,10 +61,10 @@ async function check(name, fn) {
   const t0 = Date.now();
   try {
     const detail = await fn();
-    report(name, true, typeof detail === 'string' ? detail : '', Date.now() - t0);
+    record(name, true, typeof detail === 'string' ? detail : '', Date.now() - t0);
     return true;
   } catch (error) {
-    report(name, false, error instanceof Error ? error.message : String(error), Date.now() - t0);
+    record(name, false, error instanceof Error ? error.message : String(error), Date.now() - t0);
     return false;
   }
 }
@@ -58,131 +75,6 @@ function assert(condition, message) {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * The environment for npm/npx and the servers: the caller's, minus what `npm run`/`npm test`
- * inject about *this* package (a leaked npm_config_local_prefix would point npm back at the
- * repository instead of the temp consumer).
- */
-function cleanEnv() {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    const k = key.toLowerCase();
-    if (/^npm_(lifecycle_|package_)/.test(k) || ['npm_command', 'npm_execpath', 'npm_node_execpath', 'init_cwd'].includes(k)) delete env[key];
-    if (['npm_config_local_prefix', 'npm_config_call', 'npm_config_yes', 'npm_config_dry_run', 'npm_config_global', 'npm_config_workspace', 'npm_config_workspaces', 'npm_config_prefix'].includes(k)) delete env[key];
-  }
-  delete env.PM_ROOT; // the server must find the tracker from its working directory
-  return env;
-}
-const ENV = cleanEnv();
-
-/** Runs a command to completion; rejects on a non-zero exit or after timeoutMs. */
-function run(command, commandArgs, { cwd = root, timeoutMs = 180_000 } = {}) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, commandArgs, { cwd, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], shell: WIN });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      children.delete(child);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      if (code === 0) resolvePromise({ stdout, stderr });
-      else reject(new Error(`${command} ${commandArgs.join(' ')} exited ${code ?? signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms)` : ''}\n${stderr.trim().split('\n').slice(-15).join('\n')}`));
-    });
-  });
-}
-
-/** One stdio server process: newline-delimited JSON-RPC, responses matched by id. */
-class Server {
-  constructor(launcher, cwd) {
-    this.launcher = launcher;
-    this.child = spawn(launcher.command, launcher.args, { cwd, env: ENV, stdio: ['pipe', 'pipe', 'pipe'], shell: launcher.shell ?? false });
-    children.add(this.child);
-    this.lines = [];
-    this.stderr = '';
-    this.waiters = new Set();
-    let partial = '';
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk) => {
-      partial += chunk;
-      const parts = partial.split('\n');
-      partial = parts.pop();
-      for (const line of parts) if (line.trim()) this.lines.push(line);
-      for (const wake of this.waiters) wake();
-    });
-    this.child.stderr.on('data', (d) => (this.stderr += d));
-    this.child.stdin.on('error', () => undefined);
-    this.exited = new Promise((r) => this.child.on('close', (code, signal) => {
-      children.delete(this.child);
-      r({ code, signal });
-      for (const wake of this.waiters) wake();
-    }));
-  }
-
-  send(message) {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  request(id, method, params, timeoutMs) {
-    this.send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-    return new Promise((resolvePromise, reject) => {
-      const timer = setTimeout(() => finish(new Error(`no response to ${method} within ${timeoutMs} ms; stderr: ${this.stderr.trim().slice(-500)}`)), timeoutMs);
-      const wake = () => {
-        for (const line of this.lines) {
-          let value;
-          try {
-            value = JSON.parse(line);
-          } catch {
-            continue;
-          }
-          if (value && value.id === id && value.method === undefined) return finish(undefined, value);
-        }
-        if (this.child.exitCode !== null || this.child.signalCode !== null) finish(new Error(`${this.launcher.label} exited before answering ${method}; stderr: ${this.stderr.trim().slice(-500)}`));
-      };
-      const finish = (error, value) => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        if (error) reject(error);
-        else resolvePromise(value);
-      };
-      this.waiters.add(wake);
-      wake();
-    });
-  }
-
-  /** Ends stdin and expects a clean exit (code 0) within timeoutMs. */
-  async close(timeoutMs = 20_000) {
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
-    const { code, signal } = await this.exited;
-    clearTimeout(timer);
-    assert(code === 0, `${this.launcher.label} exited ${code ?? signal} after stdin closed; stderr: ${this.stderr.trim().slice(-500)}`);
-  }
-
-  kill() {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
-  }
-}
-
-/** Starts a server, runs fn(server), and always ends the process. */
-async function withServer(launcher, cwd, fn) {
-  const server = new Server(launcher, cwd);
-  try {
-    const out = await fn(server);
-    await server.close();
-    return out;
-  } finally {
-    server.kill();
-  }
-}
-
 const CLIENT_INFO = { name: 'pm-smoke-mcp', version: '1.0.0' };
 
 /**
@@ -192,6 +84,7 @@ const CLIENT_INFO = { name: 'pm-smoke-mcp', version: '1.0.0' };
  */
 async function protocolChecks(launcher, project, sdk, expectedVersion, timeoutMs) {
   const { legacy, modern } = sdk;
+  const seen = { label: launcher.label, discover: undefined, initialize: {} };
   for (const revision of legacy) {
     await check(`${launcher.label}: initialize ${revision} is answered with ${revision}`, () =>
       withServer(launcher, project, async (server) => {
@@ -201,6 +94,7 @@ async function protocolChecks(launcher, project, sdk, expectedVersion, timeoutMs
         assert(init.result.serverInfo?.name === 'pm', `serverInfo ${JSON.stringify(init.result.serverInfo)}`);
         if (expectedVersion) assert(init.result.serverInfo.version === expectedVersion, `serverInfo.version ${init.result.serverInfo.version}, package ${expectedVersion}`);
         assert(!('resultType' in init.result), 'a legacy result carries resultType');
+        seen.initialize[revision] = init.result;
         server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
         const ping = await server.request(2, 'ping', undefined, timeoutMs);
         assert(same(ping.result, {}), `ping: ${JSON.stringify(ping)}`);
@@ -231,12 +125,14 @@ async function protocolChecks(launcher, project, sdk, expectedVersion, timeoutMs
       assert(response.result.resultType === 'complete', `resultType ${JSON.stringify(response.result.resultType)}`);
       assert(same(response.result.supportedVersions, [modern]), `supportedVersions ${JSON.stringify(response.result.supportedVersions)}`);
       assert(response.result._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'pm', 'no serverInfo in result _meta');
+      seen.discover = response.result;
       await server.close();
       return `supportedVersions ${JSON.stringify(response.result.supportedVersions)}`;
     });
   } finally {
     server.kill();
   }
+  return seen;
 }
 
 /** Every file under dir, relative to root, skipping dot files. */
@@ -265,60 +161,92 @@ function checkTarballFiles(files, pkg) {
   return `${files.length} files (${dist} in dist/, bin: ${Object.keys(pkg.bin ?? {}).join(', ')}${skills.length ? `, ${skills.length} in skills/` : ', skills/ empty'}), no test files`;
 }
 
-/** Removes the npx cache entries created for this tarball (npx keeps one per package spec). */
-async function removeNpxEntries(tarball) {
-  let cache;
-  try {
-    cache = (await run('npm', ['config', 'get', 'cache'], { timeoutMs: 30_000 })).stdout.trim();
-  } catch {
-    return;
-  }
-  const npxDir = join(cache, '_npx');
-  if (!cache || !existsSync(npxDir)) return;
-  for (const entry of readdirSync(npxDir)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(npxDir, entry, 'package.json'), 'utf8'));
-      if ((manifest._npx?.packages ?? []).includes(tarball)) rmSync(join(npxDir, entry), { recursive: true, force: true });
-    } catch {
-      // not one of ours
+
+/** Runs the tasks (functions returning promises) at most `limit` at a time, results in order. */
+async function pooled(tasks, limit) {
+  const out = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]();
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return out;
+}
+
+/** The SDK primitive and the in-process dispatcher under one runtime (smoke/probe.mjs). */
+async function probeRecords(runtime, label, project, sdk) {
+  let records = [];
+  await check(`in-process dispatcher and SDK buildMcpDiscoverResult() under ${label}`, async () => {
+    const { stdout } = await run(runtime, [join(root, 'scripts', 'smoke', 'probe.mjs'), root, project, ...sdk.legacy], { cwd: project, timeoutMs: 60_000 });
+    const probe = JSON.parse(stdout.trim().split('\n').pop());
+    records = [
+      { label: `in-process dispatcher (${label})`, ...probe.dispatcher },
+      { label: `SDK buildMcpDiscoverResult() (${label})`, ...probe.sdk },
+    ];
+    return `${probe.runtime}: discover + initialize ${sdk.legacy.join(', ')}`;
+  });
+  return records;
+}
+
+/** The agreement gate: every record against the first (the in-process dispatcher under Node). */
+async function agreement(records, sdk) {
+  await check(`agreement: ${records.length} consumers give the same server/discover and initialize ${sdk.legacy.join(', ')}`, () => {
+    const incomplete = records.filter((r) => r.discover === undefined);
+    assert(!incomplete.length, `no server/discover result from ${incomplete.map((r) => r.label).join(', ')} (see its FAIL above)`);
+    const comparison = compareRecords(records, sdk.legacy);
+    report.agreement = comparison;
+    const text = formatComparison(comparison);
+    assert(comparison.ok, `differences from ${comparison.reference}:\n${text}`);
+    return `reference ${comparison.reference}\n${text}`;
+  });
+}
+
+/** The built SDK's declaration of the legacy and modern revisions. */
+async function declaration() {
+  const sdkPath = join(root, 'dist', 'sdk', 'index.js');
+  if (!existsSync(sdkPath)) await check('build (dist/sdk missing)', () => run('npm', ['run', 'build'], { cwd: root }).then(() => 'npm run build'));
+  let sdk;
+  await check('built SDK declares PM_MCP_LEGACY_PROTOCOL_VERSIONS', async () => {
+    const mod = await import(pathToFileURL(sdkPath).href);
+    const legacy = mod.PM_MCP_LEGACY_PROTOCOL_VERSIONS;
+    const modern = mod.PM_MCP_PROTOCOL_VERSION;
+    assert(Array.isArray(legacy) && legacy.length > 0, `PM_MCP_LEGACY_PROTOCOL_VERSIONS is ${JSON.stringify(legacy)}`);
+    assert(legacy.every((r) => typeof r === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(r)), `not revisions: ${JSON.stringify(legacy)}`);
+    assert(new Set(legacy).size === legacy.length, 'duplicate revisions');
+    assert(same([...legacy].sort().reverse(), [...legacy]), `not newest first: ${JSON.stringify(legacy)}`);
+    assert(typeof modern === 'string' && !legacy.includes(modern), `PM_MCP_PROTOCOL_VERSION ${JSON.stringify(modern)}`);
+    sdk = { legacy: [...legacy], modern };
+    return `${legacy.join(', ')} (modern ${modern})`;
+  });
+  return sdk;
 }
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'pm-smoke-mcp-'));
-  // The throwaway install's code caches (bin/bundle-loader.cjs) go with it.
+  // The throwaway install's code caches (bin/bundle-loader.cjs), npm's cache (npx runs offline
+  // from it) and bunx's install cache go with it.
   ENV.PM_COMPILE_CACHE_DIR = join(work, 'compile-cache');
-  let tarball;
-  const cleanup = async () => {
-    for (const child of children) child.kill('SIGKILL');
-    if (tarball) await removeNpxEntries(tarball);
+  ENV.npm_config_cache = join(work, 'npm-cache');
+  ENV.BUN_INSTALL_CACHE_DIR = join(work, 'bun-cache');
+  const cleanup = () => {
+    killAll();
     if (keep) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
   };
-  const interrupted = () => void cleanup().finally(() => process.exit(130));
+  const interrupted = () => {
+    cleanup();
+    process.exit(130);
+  };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
 
   try {
     // 1. The declaration, from the built SDK.
-    const sdkPath = join(root, 'dist', 'sdk', 'index.js');
-    if (!existsSync(sdkPath)) await check('build (dist/sdk missing)', () => run('npm', ['run', 'build']).then(() => 'npm run build'));
-    let sdk;
-    const declared = await check('built SDK declares PM_MCP_LEGACY_PROTOCOL_VERSIONS', async () => {
-      const mod = await import(pathToFileURL(sdkPath).href);
-      const legacy = mod.PM_MCP_LEGACY_PROTOCOL_VERSIONS;
-      const modern = mod.PM_MCP_PROTOCOL_VERSION;
-      assert(Array.isArray(legacy) && legacy.length > 0, `PM_MCP_LEGACY_PROTOCOL_VERSIONS is ${JSON.stringify(legacy)}`);
-      assert(legacy.every((r) => typeof r === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(r)), `not revisions: ${JSON.stringify(legacy)}`);
-      assert(new Set(legacy).size === legacy.length, 'duplicate revisions');
-      assert(same([...legacy].sort().reverse(), [...legacy]), `not newest first: ${JSON.stringify(legacy)}`);
-      assert(typeof modern === 'string' && !legacy.includes(modern), `PM_MCP_PROTOCOL_VERSION ${JSON.stringify(modern)}`);
-      sdk = { legacy: [...legacy], modern };
-      return `${legacy.join(', ')} (modern ${modern})`;
-    });
-    if (!declared) return;
-
+    const sdk = await declaration();
+    if (!sdk) return;
     const project = join(work, 'project');
     mkdirSync(project);
 
@@ -331,45 +259,63 @@ async function main() {
 
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-    // 2. One pack (prepack builds) and what it holds.
+    // 2. Bun (from .tools/), the local prebuild of better-sqlite3, and one pack (prepack builds).
+    let bun;
+    await check(`Bun from the npm package bun in .tools/`, () => {
+      bun = ensureTools((line) => console.log(line)).bun;
+      report.runtimes.bun = bun.version;
+      return `bun ${bun.version} (${relative(root, bun.path)})`;
+    });
+    let prebuild = {};
+    await check('better-sqlite3: the work tree’s build as a local prebuild for the installs', async () => {
+      prebuild = await packLocalPrebuild(root, join(work, 'prebuilds'));
+      if (prebuild.skipped) return `none (${prebuild.skipped}): the installs build it from source`;
+      Object.assign(ENV, prebuild.env);
+      return `${prebuild.asset} (better-sqlite3 ${prebuild.version} pinned in the consumer)`;
+    });
     let packed;
+    let tarball;
     const packOk = await check('npm pack', async () => {
-      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { timeoutMs: 240_000 });
+      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeoutMs: 240_000 });
       const start = stdout.search(/^\[/m);
       assert(start >= 0, `no JSON from npm pack: ${stdout.slice(0, 300)}`);
       [packed] = JSON.parse(stdout.slice(start));
       tarball = join(work, packed.filename);
       assert(existsSync(tarball), `${tarball} was not written`);
+      report.tarball = { filename: packed.filename, sha512: packed.integrity, size: packed.size };
       return `${packed.filename}, ${packed.size} bytes, ${packed.integrity}`;
     });
     if (!packOk) return;
     await check('tarball contents: dist/, bin/, skills/, no tests', () => checkTarballFiles(packed.files.map((f) => f.path), pkg));
 
-    // 3. One install into a fresh consumer, while npx prepares its own copy of the tarball. Each
-    // builds better-sqlite3's native module from source where no prebuilt binary can be
-    // fetched (minutes on 2 cores, both at once), hence the long timeouts.
+    // 3. One install into a fresh consumer (it fills the temp npm cache), then npx (offline, from
+    // that cache) and bunx prepare their own copies of the tarball.
     const consumer = join(work, 'consumer');
     mkdirSync(consumer);
-    writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'pm-smoke-consumer', version: '1.0.0', private: true }, null, 2)}\n`);
-    const npxArgs = ['--yes', '--prefer-offline', '--package', tarball];
-    const [installed, npxReady] = await Promise.all([
-      check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer)),
-      check('npx --package <tarball> resolves the launcher', () => run('npx', [...npxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 720_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)),
+    const consumerManifest = { name: 'pm-smoke-consumer', version: '1.0.0', private: true, ...(prebuild.version ? { overrides: { 'better-sqlite3': prebuild.version } } : {}) };
+    writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(consumerManifest, null, 2)}\n`);
+    const npxArgs = ['--yes', '--offline', '--package', tarball];
+    const bunxArgs = ['x', '--package', tarball];
+    const installed = await check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer));
+    const [npxReady, bunxReady] = await Promise.all([
+      check('npx --offline --package <tarball> resolves the launcher (temp npm cache)', () => run('npx', [...npxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 720_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)),
+      bun ? check('bunx --package <tarball> resolves the launcher', () => run(bun.path, [...bunxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 720_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)) : false,
     ]);
 
     const binDir = join(consumer, 'node_modules', '.bin');
     const installedPm = join(binDir, WIN ? 'pm.cmd' : 'pm');
     const installedMcp = join(binDir, WIN ? 'pm-mcp.cmd' : 'pm-mcp');
+    const installedPackage = join(consumer, 'node_modules', ...pkg.name.split('/'));
     if (installed) {
       await check('installed SDK export matches the built declaration', async () => {
-        const script = "const m = await import('@unbrained/pm-cli/sdk'); console.log(JSON.stringify({ legacy: m.PM_MCP_LEGACY_PROTOCOL_VERSIONS, modern: m.PM_MCP_PROTOCOL_VERSION }));";
+        const script = `const m = await import('${pkg.name}/sdk'); console.log(JSON.stringify({ legacy: m.PM_MCP_LEGACY_PROTOCOL_VERSIONS, modern: m.PM_MCP_PROTOCOL_VERSION }));`;
         const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, timeoutMs: 30_000 });
         const got = JSON.parse(stdout.trim());
         assert(same(got, sdk), `installed ${stdout.trim()} != built ${JSON.stringify(sdk)}`);
-        return '@unbrained/pm-cli/sdk';
+        return `${pkg.name}/sdk`;
       });
       await check('installed docs/MCP.md names every declared revision', () => {
-        const doc = readFileSync(join(consumer, 'node_modules', '@unbrained', 'pm-cli', 'docs', 'MCP.md'), 'utf8');
+        const doc = readFileSync(join(installedPackage, 'docs', 'MCP.md'), 'utf8');
         const missing = sdk.legacy.filter((r) => !doc.includes(r));
         assert(!missing.length, `not documented: ${missing.join(', ')}`);
         return 'the documented set is the declared set';
@@ -378,19 +324,54 @@ async function main() {
     const initialized = installed && (await check('tracker initialized with the installed pm (pm init)', () => run(installedPm, ['init'], { cwd: project, timeoutMs: 60_000 }).then(() => project)));
     if (!initialized) return;
 
-    // 4. The protocol checks, on both launchers at once.
-    await Promise.all([
-      protocolChecks({ label: 'installed pm-mcp', command: installedMcp, args: [], shell: WIN }, project, sdk, pkg.version, 30_000),
-      npxReady ? protocolChecks({ label: 'npx pm-mcp', command: 'npx', args: [...npxArgs, 'pm-mcp'], shell: WIN }, project, sdk, pkg.version, 90_000) : Promise.resolve(),
-    ]);
+    // 4. Every launcher (two at a time), then the in-process records under both runtimes.
+    const launchers = [
+      { label: 'work-tree pm-mcp (node)', command: process.execPath, args: [join(root, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
+      { label: 'installed pm-mcp (node)', command: installedMcp, args: [], shell: WIN, timeoutMs: 30_000 },
+      npxReady && { label: 'npx pm-mcp (node)', command: 'npx', args: [...npxArgs, 'pm-mcp'], shell: WIN, timeoutMs: 90_000 },
+      bun && { label: 'work-tree pm-mcp (bun)', command: bun.path, args: [join(root, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
+      bun && { label: 'installed pm-mcp (bun)', command: bun.path, args: [join(installedPackage, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
+      bunxReady && { label: 'bunx pm-mcp (node)', command: bun.path, args: [...bunxArgs, 'pm-mcp'], timeoutMs: 90_000 },
+      bunxReady && { label: 'bunx --bun pm-mcp (bun)', command: bun.path, args: ['x', '--bun', '--package', tarball, 'pm-mcp'], timeoutMs: 90_000 },
+    ].filter(Boolean);
+    const served = await pooled(launchers.map((launcher) => () => protocolChecks(launcher, project, sdk, pkg.version, launcher.timeoutMs)), 2);
+    const inProcess = [...(await probeRecords(process.execPath, 'node', project, sdk)), ...(bun ? await probeRecords(bun.path, 'bun', project, sdk) : [])];
+
+    // 5. Everything agrees with the in-process dispatcher under Node.
+    const [reference, ...probes] = inProcess;
+    if (reference) await agreement([reference, ...probes, ...served], sdk);
+
+    // 6. The SQLite index under Bun: its contract suite (bun:sqlite), and the installed pm.
+    if (bun) {
+      await check('SQLite index contract suite under Bun (bun test, bun:sqlite)', async () => {
+        const { stdout, stderr } = await run(bun.path, ['test', './test/unit/adapters/node/sqlite-item-index.test.ts'], { cwd: root, timeoutMs: 120_000 });
+        const out = `${stdout}\n${stderr}`;
+        const pass = /(\d+) pass/.exec(out)?.[1];
+        const failCount = /(\d+) fail/.exec(out)?.[1];
+        assert(pass && Number(pass) > 0 && failCount === '0', `bun test: ${out.trim().split('\n').slice(-5).join(' | ')}`);
+        return `${pass} pass, 0 fail`;
+      });
+      await check('installed pm under Bun reads the index Node wrote (pm create with node, pm list with bun)', async () => {
+        await run(installedPm, ['create', 'Smoke item written under Node'], { cwd: project, timeoutMs: 60_000 });
+        const { stdout } = await run(bun.path, [join(installedPackage, 'bin', 'pm.cjs'), 'list'], { cwd: project, timeoutMs: 60_000 });
+        const line = stdout.split('\n').find((l) => l.includes('Smoke item written under Node'));
+        assert(line, `pm list under bun: ${stdout.trim().slice(0, 300)}`);
+        return line.trim();
+      });
+    }
   } catch (error) {
-    report('smoke:mcp', false, error instanceof Error ? error.stack : String(error));
+    record('smoke:mcp', false, error instanceof Error ? error.stack : String(error));
   } finally {
-    await cleanup();
+    cleanup();
   }
 }
 
 await main();
 const failed = results.filter((r) => !r.ok).length;
-console.log(`smoke:mcp: ${results.length - failed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
+if (jsonOut) {
+  mkdirSync(dirname(jsonOut), { recursive: true });
+  writeFileSync(jsonOut, `${JSON.stringify({ ok: failed === 0 && results.length > 0, passed: results.length - failed, failed, seconds, checks: results, ...report }, null, 2)}\n`);
+}
+console.log(`smoke:mcp: ${results.length - failed} passed, ${failed} failed in ${seconds} s`);
 process.exit(failed || !results.length ? 1 : 0);

@@ -21,6 +21,7 @@ interface LoaderApi {
   compileCacheDir(env: NodeJS.ProcessEnv): string | undefined;
   compileCacheKind(env: NodeJS.ProcessEnv, moduleApi: unknown, version: string): 'off' | 'node' | 'vm';
   hasNodeCompileCache(moduleApi: unknown, version: string): boolean;
+  runtimeTag(versions: { node: string; bun?: string }): string;
 }
 const loader = createRequire(import.meta.url)(LOADER) as LoaderApi;
 
@@ -182,6 +183,12 @@ describe('bundle loader: which cache a start uses', () => {
     expect(loader.compileCacheDir({ PM_COMPILE_CACHE: 'node', XDG_CACHE_HOME: '/xdg' })).toBe(join('/xdg', 'pm', 'compile-cache'));
     expect(loader.compileCacheDir({})).toMatch(/[\\/]\.cache[\\/]pm[\\/]compile-cache$/);
     expect(loader.compileCacheDir({ PM_COMPILE_CACHE: 'off', PM_COMPILE_CACHE_DIR: '/x/cache' })).toBeUndefined();
+  });
+
+  it('names a cache after its engine: Node’s version under Node, Bun’s under Bun (which reports a Node version of its own)', () => {
+    expect(loader.runtimeTag({ node: '20.20.2' })).toBe('v20.20.2');
+    expect(loader.runtimeTag({ node: '26.3.0', bun: '1.4.5' })).toBe('bun1.4.5');
+    expect(loader.runtimeTag(process.versions)).toBe(process.version);
   });
 });
 

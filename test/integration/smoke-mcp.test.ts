@@ -2,7 +2,8 @@
  * `npm run smoke:mcp` (scripts/smoke-mcp.mjs) as CI runs it (seed 004
  * "Legacy boundary": the smoke gate reads PM_MCP_LEGACY_PROTOCOL_VERSIONS from the built SDK and
  * drives one real initialize per declared revision against the released launcher, plus a
- * negative control for an undeclared revision). The full run packs, installs and uses npx, so it
+ * negative control for an undeclared revision; "Rollout, rollback, and proof": SDK primitives,
+ * direct server calls, real stdio, packed artifacts, npx and bunx agree on discovery). The full run packs, installs and uses npx, so it
  * gets a generous timeout. A second run points the gate at a drifted fake server to show that
  * the gate itself fails when the accepted set and the declared set disagree.
  */
@@ -78,8 +79,8 @@ describe('smoke:mcp', () => {
     for (const child of live) child.kill('SIGKILL');
   });
 
-  it('packs, installs and drives every declared revision through the installed bin and npx, and exits 0', async () => {
-    // The installs build better-sqlite3 from source where no prebuilt binary can be fetched.
+  it('packs, installs and drives every declared revision through every launcher under Node and Bun, all agreeing, and exits 0', async () => {
+    // The installs reuse the work tree's better-sqlite3 build (a local prebuild), else build it from source.
     const run = await runSmoke([], 890_000);
     if (process.env.PM_TEST_TIMINGS) console.log(`smoke:mcp took ${run.ms} ms\n${run.stdout}`);
     expect(failLines(run.stdout)).toEqual([]);
@@ -89,11 +90,18 @@ describe('smoke:mcp', () => {
     expect(passed).toContain('PASS  npm pack');
     expect(passed).toMatch(/tarball contents: .* no test files/);
     expect(passed).toContain('installed SDK export matches the built declaration');
-    for (const launcher of ['installed pm-mcp', 'npx pm-mcp']) {
+    const launchers = ['work-tree pm-mcp (node)', 'installed pm-mcp (node)', 'npx pm-mcp (node)', 'work-tree pm-mcp (bun)', 'installed pm-mcp (bun)', 'bunx pm-mcp (node)', 'bunx --bun pm-mcp (bun)'];
+    for (const launcher of launchers) {
       for (const revision of PM_MCP_LEGACY_PROTOCOL_VERSIONS) expect(passed).toContain(`${launcher}: initialize ${revision} is answered with ${revision}`);
       expect(passed).toMatch(new RegExp(`${launcher}: initialize \\S+ \\(undeclared\\) is refused with -32022`));
       expect(passed).toContain(`${launcher}: server/discover (${PM_MCP_PROTOCOL_VERSION}) lists only ${PM_MCP_PROTOCOL_VERSION}`);
     }
+    // Every consumer agrees with the in-process dispatcher under Node: the launchers, and the SDK
+    // primitive and the dispatcher under both runtimes.
+    expect(passed).toMatch(/agreement: 11 consumers give the same server\/discover and initialize/);
+    for (const consumer of [...launchers, 'SDK buildMcpDiscoverResult() (node)', 'in-process dispatcher (bun)', 'SDK buildMcpDiscoverResult() (bun)']) expect(run.stdout).toContain(`same   ${consumer}`);
+    expect(passed).toMatch(/SQLite index contract suite under Bun \(bun test, bun:sqlite\) .* [1-9]\d* pass, 0 fail/);
+    expect(passed).toContain('installed pm under Bun reads the index Node wrote');
   }, 900_000);
 
   it('fails (exit 1, FAIL lines) against a server whose accepted set drifted from the declaration', async () => {

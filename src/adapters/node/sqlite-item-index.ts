@@ -1,6 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
@@ -21,17 +19,18 @@ import type {
   SearchCandidatesQuery,
 } from '../../ports/item-index-store.js';
 import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { sqliteOpener, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, trigramMatch, type ItemRow } from './sqlite-index-sql.js';
 
-type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
+type Database = SqliteDatabase;
+type Statement = SqliteStatement;
 
 const DIGEST_MODULUS = 2 ** 48;
 /** How long a statement waits for another process's write to the database (ms). */
 const BUSY_TIMEOUT_MS = 15_000;
 
 /**
- * The ItemIndexStore port over SQLite (better-sqlite3), in the tracker's git-ignored runtime
+ * The ItemIndexStore port over SQLite (better-sqlite3, or bun:sqlite under Bun: sqlite-driver.ts), in the tracker's git-ignored runtime
  * area, shared by every pm process of the tracker. WAL mode: readers never wait for a writer
  * and each read sees one committed state; commits are not fsynced (synchronous=NORMAL), since
  * the index is derived and a damaged one is rebuilt from the item files.
@@ -349,8 +348,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   private connect(): Database {
-    const Sqlite = loadDriver();
-    const db = new Sqlite(this.path, { timeout: BUSY_TIMEOUT_MS });
+    const db = sqliteOpener()(this.path, BUSY_TIMEOUT_MS);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -387,14 +385,6 @@ export class SqliteItemIndex implements ItemIndexStore {
   private removeFiles(): void {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
   }
-}
-
-let driver: typeof BetterSqlite3 | undefined;
-
-/** better-sqlite3, loaded on first use (its native module costs a start several milliseconds). */
-function loadDriver(): typeof BetterSqlite3 {
-  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return driver;
 }
 
 /**

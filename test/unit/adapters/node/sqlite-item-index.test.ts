@@ -1,8 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-schema.js';
+import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import { describeItemIndexContract, entry, put } from '../item-index-contract.js';
 
@@ -40,8 +39,7 @@ describe('SqliteItemIndex lifecycle', () => {
     store.open();
     store.apply([put(entry('pm-a1'))]);
     store.close();
-    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    const raw = new Sqlite(path);
+    const raw = sqliteOpener()(path, 1000);
     raw.pragma(`user_version = ${SQLITE_INDEX_SCHEMA + 1}`);
     raw.close();
     const again = new SqliteItemIndex(path);
