@@ -145,6 +145,8 @@ async function shoot(name: string, theme: 'light' | 'dark', maxHeight = Infinity
   const path = join(ARTIFACTS, `${name}.png`);
   const frame = host.page.locator('iframe.pm-view-frame');
   const box = (await frame.boundingBox())!;
+  // No hover highlight left over from an earlier click: the pointer rests above the view.
+  await host.page.mouse.move(box.x + box.width - 1, box.y + 1);
   if (box.height <= maxHeight) await frame.screenshot({ path });
   else await host.page.screenshot({ path, fullPage: true, clip: { x: box.x, y: box.y, width: box.width, height: maxHeight } });
   // A drawn view: its own background, title and text at the top; never the empty host behind it.
