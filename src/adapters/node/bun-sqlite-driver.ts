@@ -72,10 +72,10 @@ class BunDatabaseAdapter implements SqliteDatabase {
     return this.db.exec(sql);
   }
 
-  /** `PRAGMA <sql>`; with `simple` the first column of the first row, as better-sqlite3 does. */
+  /** `PRAGMA <sql>`: its rows as objects or, with `simple`, the first column of the first row, as better-sqlite3 answers. */
   pragma(sql: string, options: { simple?: boolean } = {}): unknown {
-    const rows = this.db.prepare(`PRAGMA ${sql}`).values();
-    return options.simple ? rows[0]?.[0] : rows;
+    const statement = this.db.prepare(`PRAGMA ${sql}`);
+    return options.simple ? statement.values()[0]?.[0] : statement.all();
   }
 
   transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R> {

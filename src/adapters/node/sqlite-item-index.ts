@@ -19,7 +19,7 @@ import type {
   SearchCandidatesQuery,
 } from '../../ports/item-index-store.js';
 import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
-import { sqliteOpener, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
+import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, trigramMatch, type ItemRow } from './sqlite-index-sql.js';
 
 type Database = SqliteDatabase;
@@ -43,8 +43,14 @@ export class SqliteItemIndex implements ItemIndexStore {
   private ino: number | undefined;
   private readonly statements = new Map<string, Statement>();
 
-  /** @param path the database file (created with its directory when missing) */
-  constructor(private readonly path: string) {}
+  /**
+   * @param path the database file (created with its directory when missing)
+   * @param opener how to open it; default: this runtime's driver, loaded at the first open
+   */
+  constructor(
+    private readonly path: string,
+    private readonly opener?: SqliteOpener,
+  ) {}
 
   open(): IndexOpening {
     const sig = statSync(this.path, { throwIfNoEntry: false });
@@ -348,7 +354,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   private connect(): Database {
-    const db = sqliteOpener()(this.path, BUSY_TIMEOUT_MS);
+    const db = (this.opener ?? sqliteOpener())(this.path, BUSY_TIMEOUT_MS);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
