@@ -93,7 +93,7 @@ describe('smoke:mcp', () => {
     const launchers = ['work-tree pm-mcp (node)', 'installed pm-mcp (node)', 'npx pm-mcp (node)', 'work-tree pm-mcp (bun)', 'installed pm-mcp (bun)', 'bunx pm-mcp (node)', 'bunx --bun pm-mcp (bun)'];
     for (const launcher of launchers) {
       for (const revision of PM_MCP_LEGACY_PROTOCOL_VERSIONS) expect(passed).toContain(`${launcher}: initialize ${revision} is answered with ${revision}`);
-      expect(passed).toMatch(new RegExp(`${launcher}: initialize \\S+ \\(undeclared\\) is refused with -32022`));
+      expect(passed).toMatch(new RegExp(`${launcher.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: initialize \\S+ \\(undeclared\\) is refused with -32022`));
       expect(passed).toContain(`${launcher}: server/discover (${PM_MCP_PROTOCOL_VERSION}) lists only ${PM_MCP_PROTOCOL_VERSION}`);
     }
     // Every consumer agrees with the in-process dispatcher under Node: the launchers, and the SDK
