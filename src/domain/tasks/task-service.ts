@@ -5,7 +5,7 @@ import type { TaskWorkers } from '../../ports/task-workers.js';
 import { PmMcpInvalidParamsError } from '../errors/mcp-errors.js';
 import { toMcpJsonRpcError } from '../mcp/error-mapper.js';
 import type { JsonObject } from '../mcp/wire-types.js';
-import { cancelPmTask, completePmTask, failPmTask, heartbeatPmTask, isPmTaskExpired, isPmTaskTerminal, newPmTask, PM_TASK_WORKER_GONE } from './task-lifecycle.js';
+import { cancelPmTask, completePmTask, failPmTask, heartbeatPmTask, isPmTaskExpired, isPmTaskTerminal, newPmTask, PM_TASK_WORKER_GONE, PM_TASK_WORKER_STOPPED } from './task-lifecycle.js';
 
 /** Options of {@link PmMcpTaskService}. */
 export interface PmMcpTaskServiceOptions {
@@ -114,6 +114,27 @@ export class PmMcpTaskService {
   /** Tells every running task's work to stop (shutdown); their records are failed by the next reader when this process is gone. */
   stopAll(): void {
     for (const controller of this.running.values()) controller.abort();
+  }
+
+  /**
+   * Graceful shutdown: every task this process still runs is failed now, saying the server was
+   * shut down ({@link PM_TASK_WORKER_STOPPED}; a client polling through another instance reads
+   * that at once instead of waiting for the lease to run out), and its work is told to stop.
+   * Resolves to how many tasks were failed.
+   */
+  async drain(): Promise<number> {
+    const now = this.ports.clock.now();
+    let failed = 0;
+    for (const [taskId, controller] of [...this.running]) {
+      try {
+        const stored = await this.ports.store.update(taskId, (current) => failPmTask(current, PM_TASK_WORKER_STOPPED, now));
+        if (stored?.status === 'failed' && stored.error?.data && (stored.error.data as { reason?: string }).reason === 'worker_stopped') failed++;
+      } catch (error) {
+        this.options.onInternalError?.(error, taskId);
+      }
+      controller.abort();
+    }
+    return failed;
   }
 
   private async run(taskId: string, work: PmTaskWork, controller: AbortController): Promise<void> {
