@@ -79,3 +79,37 @@ describe('PostgreSQL adapters', () => {
     await expect(new PostgresTaskStore(down).get('tsk_a')).rejects.toThrow();
   });
 });
+
+describe('PostgresChangeBus', () => {
+  it('carries a message to every bus on the schema, each once, and reconnects after the server restarts', async () => {
+    const { PostgresChangeBus } = await import('../../../../src/adapters/postgres/postgres-change-bus.js');
+    const schema = freshSchema();
+    const states: boolean[] = [];
+    const [a, b] = [new PostgresChangeBus(database(schema), { retryMs: 50, onState: (up) => states.push(up) }), new PostgresChangeBus(database(schema), { retryMs: 50 })];
+    const other = new PostgresChangeBus(database(freshSchema()));
+    try {
+      await Promise.all([a.connect(), b.connect(), other.connect()]);
+      const heard: string[][] = [[], [], []];
+      const arrived = (count: number) => new Promise<void>((resolve) => {
+        const check = () => (heard[0]!.length >= count && heard[1]!.length >= count ? resolve() : setTimeout(check, 10));
+        check();
+      });
+      a.subscribe((m) => heard[0]!.push(m));
+      b.subscribe((m) => heard[1]!.push(m));
+      other.subscribe((m) => heard[2]!.push(m));
+      await b.publish('one');
+      await arrived(1);
+      await pg().stop();
+      await pg().start();
+      await a.connect().catch(() => undefined);
+      await b.connect().catch(() => undefined);
+      while (!a.connected || !b.connected) await new Promise((resolve) => setTimeout(resolve, 20)); // until both listen again
+      await a.publish('two');
+      await arrived(2);
+      expect(heard).toEqual([['one', 'two'], ['one', 'two'], []]);
+      expect(states).toEqual([true, false, true]);
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()]);
+    }
+  }, 60_000);
+});
