@@ -14,27 +14,16 @@ import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { Clock } from '../ports/clock.js';
 import type { Locker } from '../ports/locker.js';
 import type { FileSystem } from '../ports/file-system.js';
-import type { ChangeBus } from '../ports/change-bus.js';
-import { announcingFileSystem } from '../domain/mcp-tracker/announcing-file-system.js';
-import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
 /**
- * The real adapters: node fs, system clock, crypto ids and hashes, lock files, the SQLite
+ * The real adapters: node fs (IDS.PlainFileSystem; IDS.FileSystem comes with the task stores), system clock, crypto ids and hashes, lock files, the SQLite
  * index; the task stores come from {@link fileTaskStoresModule} or the PostgreSQL module. The
  * Authorizer is not among them: each process binds its own ({@link localAuthorizationModule}, or
  * the HTTP authorization module of pm-mcp-http).
  */
 export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
-  bind(IDS.FileSystem)
-    .toResolvedValue(
-      (fs: FileSystem, bus: ChangeBus | undefined, root: string, log: ProcessLog) =>
-        // With a shared store, this instance announces its item writes to the others.
-        bus ? announcingFileSystem(fs, new TrackerPaths(root).items, bus, (error) => log.error('announcing a change failed', error)) : fs,
-      [IDS.PlainFileSystem, IDS.ChangeBus, IDS.TrackerRoot, IDS.Log],
-    )
-    .inSingletonScope();
   bind(IDS.PlainFileSystem).toResolvedValue((s: Settings) => new NodeFileSystem({ durable: s.durable }), [IDS.Settings]).inSingletonScope();
   bind(IDS.Clock).toResolvedValue(() => new SystemClock()).inSingletonScope();
   bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
@@ -49,6 +38,7 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
  * told apart by pid. No change bus: every process of this kind shares the machine's files.
  */
 export const fileTaskStoresModule = new ContainerModule(({ bind }) => {
+  bind(IDS.FileSystem).toService(IDS.PlainFileSystem);
   bind(IDS.TaskStore)
     .toResolvedValue((fs: FileSystem, locker: Locker, root: string) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot])
     .inSingletonScope();

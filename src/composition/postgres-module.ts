@@ -7,7 +7,11 @@ import { PostgresDatabase } from '../adapters/postgres/postgres-database.js';
 import { PostgresMacKeyStore } from '../adapters/postgres/postgres-mac-key-store.js';
 import { PostgresReplayLedger } from '../adapters/postgres/postgres-replay-ledger.js';
 import { PostgresTaskStore } from '../adapters/postgres/postgres-task-store.js';
+import { announcingFileSystem } from '../domain/mcp-tracker/announcing-file-system.js';
+import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
+import { locateTrackerRoot } from '../domain/tracker/root-locator.js';
 import type { Clock } from '../ports/clock.js';
+import type { FileSystem } from '../ports/file-system.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS, type SharedDatabase } from './service-ids.js';
 import type { Settings } from './settings.js';
@@ -45,6 +49,14 @@ export const postgresTaskStoresModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(IDS.ChangeBus).toService(POSTGRES_BUS);
+  // This instance announces its item writes to the others.
+  bind(IDS.FileSystem)
+    .toResolvedValue(
+      (fs: FileSystem, bus: PostgresChangeBus, s: Settings, log: ProcessLog) =>
+        announcingFileSystem(fs, async () => new TrackerPaths(await locateTrackerRoot(fs, s.cwd, s.root)).items, bus, (error) => log.error('announcing a change failed', error)),
+      [IDS.PlainFileSystem, POSTGRES_BUS, IDS.Settings, IDS.Log],
+    )
+    .inSingletonScope();
   bind(IDS.SharedDatabase)
     .toResolvedValue(
       (db: PostgresDatabase, bus: PostgresChangeBus, s: Settings): SharedDatabase => ({

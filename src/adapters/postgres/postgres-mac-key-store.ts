@@ -41,6 +41,7 @@ export class PostgresMacKeyStore implements MacKeyStore {
   }
 
   async rotate(now: number, dropRetiredBefore: number): Promise<MacKey> {
+    await this.keys(); // a first key exists, to be retired (as the file store does)
     await this.db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pm-keys:${this.db.schema}`]);
       await client.query(`UPDATE ${this.db.table('mac_keys')} SET retired_at = $1 WHERE retired_at IS NULL`, [now]);

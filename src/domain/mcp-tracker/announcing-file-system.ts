@@ -12,9 +12,15 @@ import { pmItemIdOfFileName, pmItemVersion } from './tracker-change-source.js';
  * through `onError` and never fails the write (the file is the source of truth; file watches
  * still see it).
  */
-export function announcingFileSystem(fs: FileSystem, itemsDir: string, bus: ChangeBus, onError: (error: unknown) => void): FileSystem {
-  const prefix = `${itemsDir.replace(/\/+$/, '')}/`;
-  const itemOf = (path: string): string | undefined => (path.startsWith(prefix) && !path.slice(prefix.length).includes('/') ? pmItemIdOfFileName(path.slice(prefix.length)) : undefined);
+export function announcingFileSystem(fs: FileSystem, itemsDir: string | (() => Promise<string | undefined>), bus: ChangeBus, onError: (error: unknown) => void): FileSystem {
+  // The items directory may be known only once the tracker is found (a CLI `pm init` has none yet).
+  let prefix: Promise<string | undefined> | undefined;
+  const itemOf = async (path: string): Promise<string | undefined> => {
+    prefix ??= (typeof itemsDir === 'string' ? Promise.resolve(itemsDir) : itemsDir().catch(() => undefined)).then((dir) => (dir === undefined ? undefined : `${dir.replace(/\/+$/, '')}/`));
+    const start = await prefix;
+    if (start === undefined) prefix = undefined; // no tracker yet: ask again next time
+    return start !== undefined && path.startsWith(start) && !path.slice(start.length).includes('/') ? pmItemIdOfFileName(path.slice(start.length)) : undefined;
+  };
   const announce = async (id: string, existed: boolean, path: string) => {
     try {
       const signature = await fs.stat(path);
@@ -25,13 +31,13 @@ export function announcingFileSystem(fs: FileSystem, itemsDir: string, bus: Chan
     }
   };
   const writeAtomic = async (path: string, content: string): Promise<void> => {
-    const id = itemOf(path);
+    const id = await itemOf(path);
     const existed = id !== undefined && (await fs.stat(path)) !== undefined;
     await fs.writeAtomic(path, content);
     if (id !== undefined) await announce(id, existed, path);
   };
   const remove = async (path: string): Promise<void> => {
-    const id = itemOf(path);
+    const id = await itemOf(path);
     const existed = id !== undefined && (await fs.stat(path)) !== undefined;
     await fs.remove(path);
     if (id !== undefined && existed) await announce(id, true, path);

@@ -95,6 +95,17 @@ describe('announcingFileSystem', () => {
     expect(errors).toEqual([]);
   });
 
+  it('finds the items directory lazily, and announces nothing while there is no tracker', async () => {
+    const hub = new MemoryChangeHub();
+    let root: string | undefined;
+    const fs = announcingFileSystem(new MemoryFileSystem(), async () => root, hub.bus(), () => undefined);
+    await fs.ensureDir(ITEMS);
+    await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'before the tracker is found');
+    root = ITEMS;
+    await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'after');
+    expect(hub.published.flatMap(decodePmItemAnnouncements).map((a) => a.listChanged)).toEqual([false]);
+  });
+
   it('never fails the write when the announcement fails', async () => {
     const errors: unknown[] = [];
     const broken = { maxMessageBytes: 8_000, publish: async () => Promise.reject(new Error('bus down')), subscribe: () => () => undefined };
