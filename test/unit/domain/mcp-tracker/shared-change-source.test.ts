@@ -97,11 +97,11 @@ describe('announcingFileSystem', () => {
 
   it('finds the items directory lazily, and announces nothing while there is no tracker', async () => {
     const hub = new MemoryChangeHub();
-    let root: string | undefined;
-    const fs = announcingFileSystem(new MemoryFileSystem(), async () => root, hub.bus(), () => undefined);
+    const tracker: { itemsDir?: string } = {};
+    const fs = announcingFileSystem(new MemoryFileSystem(), async () => tracker.itemsDir, hub.bus(), () => undefined);
     await fs.ensureDir(ITEMS);
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'before the tracker is found');
-    root = ITEMS;
+    tracker.itemsDir = ITEMS;
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'after');
     expect(hub.published.flatMap(decodePmItemAnnouncements).map((a) => a.listChanged)).toEqual([false]);
   });
