@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
 // 'node:*' and sub-paths are matched as patterns.
 const nodeIoNames = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'http', 'https', 'http2', 'net', 'crypto', 'stream', 'readline', 'worker_threads'];
 const nodeIo = ['node:*'];
-const frameworkNames = ['inversify', 'express', 'jose', 'reflect-metadata'];
-const frameworks = ['express/*', 'jose/*', '@inversifyjs/*'];
+const frameworkNames = ['inversify', 'express', 'jose', 'reflect-metadata', 'pg'];
+const frameworks = ['express/*', 'jose/*', '@inversifyjs/*', 'pg/*'];
 const pattern = (group, message) => ({ group, message });
 const names = (list, message) => list.map((name) => ({ name, message }));
 

@@ -11,7 +11,8 @@ import { buildContainer } from './container.js';
 import { httpAuthModule } from './http-auth-module.js';
 import type { HttpSettings } from './http-settings.js';
 import type { ProcessLog } from './process-log.js';
-import { IDS } from './service-ids.js';
+import { IDS, type SharedDatabase } from './service-ids.js';
+import type { PmMcpTaskService } from '../domain/tasks/task-service.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -50,6 +51,10 @@ export const httpTransportModule = new ContainerModule(({ bind }) => {
 /** pm-mcp-http's graph; `auth` is its resolved authorization (the startup banner reports it). */
 export interface HttpServerApp extends McpServerApp<StreamableHttpTransport> {
   readonly auth: ResolvedHttpAuth;
+  /** The durable tasks this process runs (failed with a clear status on shutdown). */
+  readonly tasks: PmMcpTaskService;
+  /** The database shared with other instances (PM_MCP_TASK_STORE=postgres://…), if any. */
+  readonly shared: SharedDatabase | undefined;
 }
 
 /**
@@ -80,5 +85,7 @@ export async function composeHttpServer(
     dispatcher: await container.getAsync(IDS.McpDispatcher),
     auth: await container.getAsync(IDS.HttpAuth),
     transport: await container.getAsync(IDS.HttpTransport),
+    tasks: await container.getAsync(IDS.TaskService),
+    shared: await container.getAsync(IDS.SharedDatabase),
   };
 }

@@ -2,7 +2,8 @@ import { Container, ContainerModule } from 'inversify';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
-import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
+import { fileTaskStoresModule, localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
+import { postgresTaskStoresModule } from './postgres-module.js';
 import { stderrLog, type ProcessLog } from './process-log.js';
 import { serverExtensionsModule } from './server-extensions-module.js';
 import { pmPackageSkillsDir } from './skills-composition.js';
@@ -42,7 +43,9 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
     bind(IDS.TrackerIndexMode).toConstantValue(options.index ?? { follow: 'check' });
   });
-  const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
+  // The task stores follow PM_MCP_TASK_STORE: the runtime area's files, or a shared PostgreSQL.
+  const stores = settings.taskStore === 'file' ? fileTaskStoresModule : postgresTaskStoresModule;
+  const adapters = family === 'node' ? [nodeAdaptersModule, stores, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));
   return container;
 }

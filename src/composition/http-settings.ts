@@ -71,6 +71,8 @@ Options (environment variable in brackets):
   -h, --help              this text
 
 Tracker and tools: PM_ROOT, PM_ACTOR, PM_MCP_PROFILE, PM_MCP_TOOLS (as for pm-mcp).
+Several instances: PM_MCP_TASK_STORE=postgres://…, PM_MCP_PG_SCHEMA, PM_MCP_TASK_HEARTBEAT_MS;
+probes GET /healthz and /readyz (docs/DEPLOY.md).
 Authorization: PM_MCP_AUTH, PM_MCP_AUTH_ISSUER, PM_MCP_AUTH_JWKS_FILE | _JWKS_URL | _SECRET, …
 (docs/AUTH.md). See docs/HTTP.md.
 `;

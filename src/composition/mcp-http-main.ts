@@ -13,6 +13,7 @@ import { httpSettingsFromArgs, PM_MCP_HTTP_USAGE, type HttpSettings } from './ht
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { settingsFromEnv, type Settings } from './settings.js';
+import type { SharedDatabase } from './service-ids.js';
 
 /** What a host embedding pm-mcp-http's entry point may add. */
 export interface HttpMainOptions {
@@ -36,9 +37,14 @@ const log = stderrLog('pm-mcp-http');
  * configuration for HTTP and stdio (on stderr, with the diagnostics). A problem at any step is
  * reported on stderr with a non-zero exit, and nothing is served.
  *
- * Shutdown on SIGTERM/SIGINT: refuse new POSTs (503), end listen streams gracefully (their
- * closing result), let in-flight requests finish (at most 10 s), close the sockets, release
- * the tracker, exit 0. A second signal exits at once.
+ * Probes for a load balancer: `GET /healthz` (the process answers) and `GET /readyz` (503
+ * while starting, draining, or while the shared database is unreachable).
+ *
+ * Shutdown on SIGTERM/SIGINT: readiness fails; the tasks this process runs are failed saying
+ * the server was shut down (a client polling through another instance reads that at once);
+ * refuse new POSTs (503), end listen streams gracefully (their closing result), let in-flight
+ * requests finish (at most 10 s), close the sockets, release the tracker and the database,
+ * exit 0. A second signal exits at once.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2), options: HttpMainOptions = {}): Promise<void> {
   const env = process.env;
@@ -69,6 +75,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
   try {
     createdTracker = await ensureTracker(settings, http.initTracker);
     app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(options.extensions ? { extensions: options.extensions } : {}) });
+    if (app.shared) await openShared(app.shared);
     await app.dispatcher.prepare(); // a bad config.yaml stops the server before it serves
     await app.transport.start(app.dispatcher);
   } catch (error) {
@@ -81,25 +88,46 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
   log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
   log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
   log.line(`authorization: ${app.auth.reason}`);
+  log.line(`tasks, MRTR replay protection and change fan-out: ${app.shared ? `shared through ${app.shared.label}` : 'this tracker\'s runtime area (PM_MCP_TASK_STORE=file)'}`);
   log.line(`browser origins allowed: ${[...app.transport.security.origins].join(', ') || '(none)'}`);
   process.stderr.write(clientConfiguration(url, app.tracker.paths.root, app.auth.mode === 'jwt'));
   process.stdout.write(`${url}\n`);
 
   let stopping = false;
+  const shared = app.shared;
+  listener.probe({
+    notReady: async () => {
+      if (stopping) return ['draining'];
+      if (shared && !(await shared.ping(1_000))) return [`database unreachable: ${shared.label}`];
+      return [];
+    },
+  });
   const stop = async (signal: string) => {
     if (stopping) {
       log.line(`${signal} again: exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stopping = true; // readiness fails from now on
     const inFlight = app.transport.inFlight;
     log.line(`${signal}: shutting down (finishing ${inFlight} in-flight request${inFlight === 1 ? '' : 's'})`);
+    const failed = await app.tasks.drain().catch(() => 0);
+    if (failed) log.line(`failed ${failed} running task${failed === 1 ? '' : 's'} (worker_stopped): their clients read that on the next poll`);
     await app.transport.close();
     await app.tracker.dispose();
+    await shared?.close().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Opens the shared database before serving (schema migrated, change listener on); a clear error when it is unreachable. */
+async function openShared(shared: SharedDatabase): Promise<void> {
+  try {
+    await shared.open();
+  } catch (error) {
+    throw new Error(`cannot open the shared task store (${shared.label}): ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Reports a startup problem and exits non-zero (PmError exit codes, 1 otherwise). */

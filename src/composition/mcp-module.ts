@@ -8,6 +8,8 @@ import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS } from '../domain/mcp/subscriptions/
 import { mcpSubscriptionsExtension } from '../domain/mcp/subscriptions/listen-method.js';
 import { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
 import { PmMcpTrackerChangeSource } from '../domain/mcp-tracker/tracker-change-source.js';
+import { PmMcpSharedChangeSource } from '../domain/mcp-tracker/shared-change-source.js';
+import type { ChangeBus } from '../ports/change-bus.js';
 import { createPmTrackerMcpServer } from '../domain/mcp-tracker/tracker-server.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Clock } from '../ports/clock.js';
@@ -49,9 +51,13 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.McpSubscriptions)
     .toResolvedValue(
-      (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[]) =>
-        new PmMcpSubscriptionRegistry(server, clock, [new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items), ...[...own, ...extra].flatMap((extension) => extension.changeSources ?? [])]),
-      [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker, IDS.PmExtensions, IDS.McpExtensions],
+      (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[], bus: ChangeBus | undefined) => {
+        const files = new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items);
+        // Several instances: what the others announce, merged with the file watch (CLI writes).
+        const items = bus ? new PmMcpSharedChangeSource(files, bus) : files;
+        return new PmMcpSubscriptionRegistry(server, clock, [items, ...[...own, ...extra].flatMap((extension) => extension.changeSources ?? [])]);
+      },
+      [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker, IDS.PmExtensions, IDS.McpExtensions, IDS.ChangeBus],
     )
     .inSingletonScope();
   bind(IDS.McpMethods)

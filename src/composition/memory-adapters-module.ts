@@ -16,6 +16,7 @@ import { IDS } from './service-ids.js';
 /** In-memory adapters for every port: embedding, tests and demos with no disk. */
 export const memoryAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.FileSystem).toResolvedValue(() => new MemoryFileSystem()).inSingletonScope();
+  bind(IDS.PlainFileSystem).toService(IDS.FileSystem);
   bind(IDS.Clock).toResolvedValue(() => new ManualClock(Date.now())).inSingletonScope();
   bind(IDS.IdSource).toResolvedValue(() => new SeededIdSource()).inSingletonScope();
   bind(IDS.Hasher).toResolvedValue(() => new PureSha256Hasher()).inSingletonScope();
@@ -26,4 +27,6 @@ export const memoryAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.MacKeyStore).toResolvedValue((clock: Clock) => new MemoryMacKeyStore(clock), [IDS.Clock]).inSingletonScope();
   bind(IDS.ReplayLedger).toResolvedValue(() => new MemoryReplayLedger()).inSingletonScope();
   bind(IDS.ItemIndex).toResolvedValue(() => new MemoryItemIndex()).inSingletonScope();
+  bind(IDS.ChangeBus).toConstantValue(undefined);
+  bind(IDS.SharedDatabase).toConstantValue(undefined);
 });

@@ -18,17 +18,27 @@ import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 
 /**
- * The real adapters: node fs, system clock, crypto ids and hashes, lock files, task files, the
- * SQLite index. The
+ * The real adapters: node fs (IDS.PlainFileSystem; IDS.FileSystem comes with the task stores), system clock, crypto ids and hashes, lock files, the SQLite
+ * index; the task stores come from {@link fileTaskStoresModule} or the PostgreSQL module. The
  * Authorizer is not among them: each process binds its own ({@link localAuthorizationModule}, or
  * the HTTP authorization module of pm-mcp-http).
  */
 export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
-  bind(IDS.FileSystem).toResolvedValue((s: Settings) => new NodeFileSystem({ durable: s.durable }), [IDS.Settings]).inSingletonScope();
+  bind(IDS.PlainFileSystem).toResolvedValue((s: Settings) => new NodeFileSystem({ durable: s.durable }), [IDS.Settings]).inSingletonScope();
   bind(IDS.Clock).toResolvedValue(() => new SystemClock()).inSingletonScope();
   bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
   bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
+  bind(IDS.ItemIndex).toResolvedValue((root: string) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase), [IDS.TrackerRoot]).inSingletonScope();
+});
+
+/**
+ * The embedded stores of tasks, used MRTR states and requestState keys (PM_MCP_TASK_STORE=file,
+ * the default): files in the tracker's git-ignored runtime area; this host's processes are
+ * told apart by pid. No change bus: every process of this kind shares the machine's files.
+ */
+export const fileTaskStoresModule = new ContainerModule(({ bind }) => {
+  bind(IDS.FileSystem).toService(IDS.PlainFileSystem);
   bind(IDS.TaskStore)
     .toResolvedValue((fs: FileSystem, locker: Locker, root: string) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot])
     .inSingletonScope();
@@ -39,7 +49,8 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.ReplayLedger)
     .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(fs, `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
-  bind(IDS.ItemIndex).toResolvedValue((root: string) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase), [IDS.TrackerRoot]).inSingletonScope();
+  bind(IDS.ChangeBus).toConstantValue(undefined);
+  bind(IDS.SharedDatabase).toConstantValue(undefined);
 });
 
 /** The Authorizer of local processes (the CLI, pm-mcp over stdio): the configured actor, every scope. */

@@ -51,7 +51,7 @@ export const serverExtensionsModule = new ContainerModule(({ bind }) => {
   bind(IDS.TaskService)
     .toResolvedValue(
       (store: TaskStore, workers: TaskWorkers, clock: Clock, ids: IdSource, log: ProcessLog, settings: Settings) =>
-        new PmMcpTaskService({ store, workers, clock, ids }, { ttlMs: settings.taskTtlMs, onInternalError: (error, taskId) => log.error(`task ${taskId} failed unexpectedly`, error) }),
+        new PmMcpTaskService({ store, workers, clock, ids }, { ttlMs: settings.taskTtlMs, heartbeatMs: settings.taskHeartbeatMs, onInternalError: (error, taskId) => log.error(`task ${taskId} failed unexpectedly`, error) }),
       [IDS.TaskStore, IDS.TaskWorkers, IDS.Clock, IDS.IdSource, IDS.Log, IDS.Settings],
     )
     .inSingletonScope();

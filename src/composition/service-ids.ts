@@ -22,6 +22,7 @@ import type { MacKeyStore } from '../ports/mac-key-store.js';
 import type { ReplayLedger } from '../ports/replay-ledger.js';
 import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { Transport } from '../ports/transport.js';
+import type { ChangeBus } from '../ports/change-bus.js';
 import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
 import type { HttpSettings } from './http-settings.js';
 import type { ProcessLog } from './process-log.js';
@@ -37,6 +38,18 @@ export interface TrackerIndexMode {
   readonly progress?: (done: number, total: number) => void;
 }
 
+/** What pm-mcp-http needs of a shared database: readiness, the listening connection, shutdown. */
+export interface SharedDatabase {
+  /** A short name of it for logs (`PostgreSQL 127.0.0.1:5432/pm, schema pm`). */
+  readonly label: string;
+  /** Whether it answers now (readiness). */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** Opens what must be open before serving (the schema migrated, the change listener); rejects when the database is unreachable. */
+  open(): Promise<void>;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
 const id = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`pm.${name}`);
 
 /** Every service id in the container, in one place (the composition root is the only place that knows concrete classes). */
@@ -45,6 +58,12 @@ export const IDS = {
   /** The process's diagnostics on stderr. */
   Log: id<ProcessLog>('Log'),
   FileSystem: id<FileSystem>('FileSystem'),
+  /** The FileSystem without decoration (what locates the tracker; the FileSystem may announce writes on the ChangeBus). */
+  PlainFileSystem: id<FileSystem>('PlainFileSystem'),
+  /** The channel of change announcements between instances (PostgreSQL LISTEN/NOTIFY), or undefined with the embedded stores. */
+  ChangeBus: id<ChangeBus | undefined>('ChangeBus'),
+  /** The shared database (PM_MCP_TASK_STORE=postgres://…), or undefined with the embedded stores. */
+  SharedDatabase: id<SharedDatabase | undefined>('SharedDatabase'),
   Clock: id<Clock>('Clock'),
   IdSource: id<IdSource>('IdSource'),
   Hasher: id<Hasher>('Hasher'),

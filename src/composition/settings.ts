@@ -29,6 +29,22 @@ export const settingsSchema = z.object({
    * purged (default one hour; 1 s to 7 days); docs/INTERACTION.md "Durable tasks".
    */
   taskTtlMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(3_600_000),
+  /**
+   * PM_MCP_TASK_STORE: where durable tasks, used MRTR states and the requestState keys live —
+   * `file` (the tracker's runtime area; the default) or a `postgres://` / `postgresql://` URL
+   * shared by several pm-mcp-http instances (docs/DEPLOY.md).
+   */
+  taskStore: z
+    .string()
+    .refine((v) => v === 'file' || /^postgres(ql)?:\/\/[^\s]+$/.test(v), 'must be "file" or a postgres:// URL')
+    .default('file'),
+  /** PM_MCP_PG_SCHEMA: the PostgreSQL schema holding pm's tables (one per tracker sharing a database; default `pm`). */
+  pgSchema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _)').default('pm'),
+  /**
+   * PM_MCP_TASK_HEARTBEAT_MS: how often a running task's worker renews its lease (default 10 s);
+   * a worker silent for three of them counts as vanished.
+   */
+  taskHeartbeatMs: z.number().int().min(50).max(600_000).default(10_000),
 });
 
 /** The environment variable behind each setting, for error messages. */
@@ -40,6 +56,9 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   mcpTools: 'PM_MCP_TOOLS',
   skillsDeclaration: 'PM_MCP_SKILLS_DECLARATION',
   taskTtlMs: 'PM_MCP_TASK_TTL_MS',
+  taskStore: 'PM_MCP_TASK_STORE',
+  pgSchema: 'PM_MCP_PG_SCHEMA',
+  taskHeartbeatMs: 'PM_MCP_TASK_HEARTBEAT_MS',
 };
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -52,6 +71,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUser: string | (() => string), overrides: Partial<Settings> = {}): Settings {
   const lock = env.PM_LOCK_TIMEOUT_MS;
   const taskTtl = env.PM_MCP_TASK_TTL_MS;
+  const heartbeat = env.PM_MCP_TASK_HEARTBEAT_MS;
   const parsed = settingsSchema.safeParse({
     cwd,
     ...(env.PM_ROOT ? { root: env.PM_ROOT } : {}),
@@ -62,6 +82,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
     ...(env.PM_MCP_SKILLS_DECLARATION ? { skillsDeclaration: env.PM_MCP_SKILLS_DECLARATION } : {}),
     ...(taskTtl !== undefined ? { taskTtlMs: Number(taskTtl) } : {}),
+    ...(env.PM_MCP_TASK_STORE ? { taskStore: env.PM_MCP_TASK_STORE } : {}),
+    ...(env.PM_MCP_PG_SCHEMA ? { pgSchema: env.PM_MCP_PG_SCHEMA } : {}),
+    ...(heartbeat !== undefined ? { taskHeartbeatMs: Number(heartbeat) } : {}),
     ...overrides,
   }, { jitless: true });
   if (!parsed.success) {

@@ -18,7 +18,7 @@ import type { Settings } from './settings.js';
  */
 export const trackerModule = new ContainerModule(({ bind }) => {
   bind(IDS.TrackerRoot)
-    .toResolvedValue((fs: FileSystem, s: Settings) => locateTrackerRoot(fs, s.cwd, s.root), [IDS.FileSystem, IDS.Settings])
+    .toResolvedValue((fs: FileSystem, s: Settings) => locateTrackerRoot(fs, s.cwd, s.root), [IDS.PlainFileSystem, IDS.Settings])
     .inSingletonScope();
   bind(IDS.Tracker)
     .toResolvedValue(

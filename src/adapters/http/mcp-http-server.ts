@@ -19,6 +19,16 @@ export interface McpHttpListenOptions {
   readonly maxHeaderBytes: number;
 }
 
+/** What the load balancer's probes are answered from. */
+export interface McpHttpProbes {
+  /** Why the server cannot take requests now (empty: ready). */
+  notReady(): Promise<readonly string[]>;
+}
+
+/** The probe paths: liveness (the process answers) and readiness (it can serve). */
+export const MCP_HTTP_HEALTH_PATH = '/healthz';
+export const MCP_HTTP_READY_PATH = '/readyz';
+
 /** A bound listener. */
 export interface McpHttpListener {
   readonly server: Server;
@@ -29,6 +39,8 @@ export interface McpHttpListener {
   url(path: string): string;
   /** Installs the request handler. */
   serve(handler: (req: IncomingMessage, res: ServerResponse) => void): void;
+  /** Installs what `GET /readyz` reports (until then it answers 503 "starting"). */
+  probe(probes: McpHttpProbes): void;
   /**
    * Stops accepting connections and waits (at most `graceMs`) for `drain` (in-flight requests
    * and streams) and for open sockets to close; then destroys what is left.
@@ -45,10 +57,33 @@ function writeRawRejection(socket: Socket, status: number, reason: string, messa
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/**
+ * Answers the load balancer's probes, before Host and Origin checks (they carry no data):
+ * `/healthz` 200 whenever the process answers; `/readyz` 200 `{"status":"ready"}`, or 503 with
+ * the reasons (starting, draining, the database unreachable) so the balancer sends traffic
+ * elsewhere.
+ */
+async function answerProbe(req: IncomingMessage, res: ServerResponse, path: string, probes: McpHttpProbes | undefined): Promise<void> {
+  let reasons: readonly string[] = [];
+  if (path === MCP_HTTP_READY_PATH) {
+    try {
+      reasons = probes ? await probes.notReady() : ['starting'];
+    } catch (error) {
+      reasons = [`readiness check failed: ${(error as Error).message}`];
+    }
+  }
+  const body = JSON.stringify(reasons.length ? { status: 'unavailable', reasons } : { status: path === MCP_HTTP_READY_PATH ? 'ready' : 'ok' });
+  res.writeHead(reasons.length ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(body) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 /** Binds the listener. Rejects when the address is in use or not available. */
 export async function listenMcpHttp(options: McpHttpListenOptions): Promise<McpHttpListener> {
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let probes: McpHttpProbes | undefined;
   const server = createServer({ maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if ((req.method === 'GET' || req.method === 'HEAD') && (path === MCP_HTTP_HEALTH_PATH || path === MCP_HTTP_READY_PATH)) return void answerProbe(req, res, path, probes);
     if (handler) return handler(req, res);
     const rejection = mcpHttpRejection(503, 'Service unavailable: the server is starting');
     res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
@@ -78,6 +113,9 @@ export async function listenMcpHttp(options: McpHttpListenOptions): Promise<McpH
     url: (path) => `http://${mcpHttpAuthority(options.host, port)}${path}`,
     serve(next) {
       handler = next;
+    },
+    probe(next) {
+      probes = next;
     },
     async close({ drain, graceMs = 10_000 } = {}) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

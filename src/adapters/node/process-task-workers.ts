@@ -14,7 +14,12 @@ const START_SLACK_MS = 2_000;
 export class ProcessTaskWorkers implements TaskWorkers {
   private readonly me: TaskWorker;
 
-  constructor() {
+  /**
+   * @param probeLocal whether workers on this host are checked by pid (true, the default). Off
+   *   when instances share tasks through a database: every other worker is then `unknown`, and
+   *   its lease (the heartbeat the task record carries) alone decides, wherever it runs.
+   */
+  constructor(private readonly probeLocal = true) {
     const host = hostname();
     const startedAt = Math.round(processStartMs(process.pid) ?? Date.now() - process.uptime() * 1000);
     this.me = Object.freeze({ id: `${host}:${process.pid}:${startedAt}`, host, pid: process.pid, startedAt });
@@ -26,7 +31,7 @@ export class ProcessTaskWorkers implements TaskWorkers {
 
   state(worker: TaskWorker): TaskWorkerState {
     if (worker.id === this.me.id) return 'alive';
-    if (worker.host !== this.me.host) return 'unknown';
+    if (!this.probeLocal || worker.host !== this.me.host) return 'unknown';
     try {
       process.kill(worker.pid, 0);
     } catch (error) {

@@ -37,6 +37,7 @@ export const PM_ERROR_CODES = Object.freeze({
   locked: -31051,
   consentRequired: -31052,
   corrupt: -31053,
+  storeUnavailable: -31054,
 });
 
 /** CLI exit codes (docs/CLI.md). */

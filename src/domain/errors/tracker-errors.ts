@@ -77,3 +77,14 @@ export class HistoryUnverifiableError extends PmError {
   readonly reason = 'history_unverifiable';
   readonly exitCode = EXIT.corrupt;
 }
+
+/**
+ * The shared store (PM_MCP_TASK_STORE: PostgreSQL) cannot be reached; nothing was changed and
+ * the same request may be sent again once it is back (seed 004 "MRTR, tasks, and cache
+ * behavior": stores shared by several instances).
+ */
+export class StoreUnavailableError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.storeUnavailable;
+  readonly reason = 'store_unavailable';
+  readonly exitCode = EXIT.failure;
+}

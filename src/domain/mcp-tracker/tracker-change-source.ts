@@ -60,14 +60,22 @@ export function pmItemIdOfFileName(name: string): string | undefined {
   return ITEM_ID_PATTERN.test(id) ? id : undefined;
 }
 
+/** The version of an item file's state that a change names: its signature, or `deleted`. */
+export function pmItemVersion(signature: FileSignature | undefined): string {
+  return signature ? signatureKey(signature) : PM_ITEM_DELETED;
+}
+
+/** The version of a deleted item. */
+export const PM_ITEM_DELETED = 'deleted';
+
 function signatureKey(signature: FileSignature): string {
   return `${signature.ino}:${signature.size}:${signature.mtimeMs}`;
 }
 
-/** The notifications an item change implies (see the module comment). */
-export function pmMcpChangesForItem(id: string, kind: PmTrackerItemChangeKind): PmMcpChange[] {
+/** The notifications an item change implies (see the module comment); `version` names the state it produced. */
+export function pmMcpChangesForItem(id: string, kind: PmTrackerItemChangeKind, version?: string): PmMcpChange[] {
   const changes: PmMcpChange[] = kind === 'changed' ? [] : [{ kind: 'resourcesListChanged' }];
-  changes.push({ kind: 'resourceUpdated', uri: pmMcpItemUri(id) });
+  changes.push({ kind: 'resourceUpdated', uri: pmMcpItemUri(id), ...(version !== undefined ? { version } : {}) });
   return changes;
 }
 
@@ -254,6 +262,6 @@ class ItemsWatch {
       else if (before !== key || forced) kind = 'changed';
       this.known.set(id, key);
     }
-    if (kind) changes.push(...pmMcpChangesForItem(id, kind));
+    if (kind) changes.push(...pmMcpChangesForItem(id, kind, key ?? PM_ITEM_DELETED));
   }
 }

@@ -86,6 +86,13 @@ export const PM_TASK_WORKER_GONE: TaskError = Object.freeze({
   data: Object.freeze({ reason: 'worker_gone' }),
 });
 
+/** The JSON-RPC error of a task whose server was shut down (SIGTERM) before it finished. */
+export const PM_TASK_WORKER_STOPPED: TaskError = Object.freeze({
+  code: -32603,
+  message: 'The server running this task was shut down before it finished; run the tool again.',
+  data: Object.freeze({ reason: 'worker_stopped' }),
+});
+
 /** ISO 8601 of an epoch time. */
 function iso(ms: number): string {
   return new Date(ms).toISOString();

@@ -3,9 +3,10 @@ import type { IdSource } from '../../ports/id-source.js';
 import type { TaskError, TaskRecord, TaskStore } from '../../ports/task-store.js';
 import type { TaskWorkers } from '../../ports/task-workers.js';
 import { PmMcpInvalidParamsError } from '../errors/mcp-errors.js';
+import { StoreUnavailableError } from '../errors/tracker-errors.js';
 import { toMcpJsonRpcError } from '../mcp/error-mapper.js';
 import type { JsonObject } from '../mcp/wire-types.js';
-import { cancelPmTask, completePmTask, failPmTask, heartbeatPmTask, isPmTaskExpired, isPmTaskTerminal, newPmTask, PM_TASK_WORKER_GONE } from './task-lifecycle.js';
+import { cancelPmTask, completePmTask, failPmTask, heartbeatPmTask, isPmTaskExpired, isPmTaskTerminal, newPmTask, PM_TASK_WORKER_GONE, PM_TASK_WORKER_STOPPED } from './task-lifecycle.js';
 
 /** Options of {@link PmMcpTaskService}. */
 export interface PmMcpTaskServiceOptions {
@@ -116,6 +117,27 @@ export class PmMcpTaskService {
     for (const controller of this.running.values()) controller.abort();
   }
 
+  /**
+   * Graceful shutdown: every task this process still runs is failed now, saying the server was
+   * shut down ({@link PM_TASK_WORKER_STOPPED}; a client polling through another instance reads
+   * that at once instead of waiting for the lease to run out), and its work is told to stop.
+   * Resolves to how many tasks were failed.
+   */
+  async drain(): Promise<number> {
+    const now = this.ports.clock.now();
+    let failed = 0;
+    for (const [taskId, controller] of [...this.running]) {
+      try {
+        const stored = await this.ports.store.update(taskId, (current) => failPmTask(current, PM_TASK_WORKER_STOPPED, now));
+        if (stored?.status === 'failed' && stored.error?.data && (stored.error.data as { reason?: string }).reason === 'worker_stopped') failed++;
+      } catch (error) {
+        this.options.onInternalError?.(error, taskId);
+      }
+      controller.abort();
+    }
+    return failed;
+  }
+
   private async run(taskId: string, work: PmTaskWork, controller: AbortController): Promise<void> {
     let outcome: { readonly result: JsonObject } | { readonly error: TaskError };
     try {
@@ -126,13 +148,32 @@ export class PmMcpTaskService {
       if (wire.code === -32603 && !('data' in wire) && !controller.signal.aborted) this.options.onInternalError?.(error, taskId);
       outcome = { error: wire };
     }
-    const now = this.ports.clock.now();
     try {
-      await this.ports.store.update(taskId, (current) => ('result' in outcome ? completePmTask(current, outcome.result, now) : failPmTask(current, outcome.error, now)));
+      await this.record(taskId, outcome);
     } catch (error) {
       this.options.onInternalError?.(error, taskId);
     } finally {
       this.running.delete(taskId);
+    }
+  }
+
+  /**
+   * Stores the outcome of a task's work. While a shared store is unreachable the outcome is
+   * kept and stored again every heartbeat (until the task would have expired), so a result
+   * computed during an outage is not lost; the heartbeats stop meanwhile, and a reader that
+   * finds the lease run out fails the task as vanished — what a client reads is then final.
+   */
+  private async record(taskId: string, outcome: { readonly result: JsonObject } | { readonly error: TaskError }): Promise<void> {
+    const deadline = this.ports.clock.now() + this.ttlMs;
+    for (;;) {
+      const now = this.ports.clock.now();
+      try {
+        await this.ports.store.update(taskId, (current) => ('result' in outcome ? completePmTask(current, outcome.result, now) : failPmTask(current, outcome.error, now)));
+        return;
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError) || now >= deadline) throw error;
+        await this.ports.clock.sleep(this.heartbeatMs);
+      }
     }
   }
 
@@ -149,7 +190,8 @@ export class PmMcpTaskService {
             const stored = await this.ports.store.update(taskId, (current) => heartbeatPmTask(current, me, this.ports.clock.now()));
             if (!stored || isPmTaskTerminal(stored)) controller.abort();
           } catch (error) {
-            this.options.onInternalError?.(error, taskId);
+            // An unreachable shared store is reported by the requests that need it, not once per heartbeat.
+            if (!(error instanceof StoreUnavailableError)) this.options.onInternalError?.(error, taskId);
           }
         }
       }

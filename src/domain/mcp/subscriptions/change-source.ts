@@ -10,8 +10,13 @@ export type PmMcpChange =
   | { readonly kind: 'toolsListChanged' }
   | { readonly kind: 'promptsListChanged' }
   | { readonly kind: 'resourcesListChanged' }
-  /** The resource at `uri` changed (also sent for a creation or a deletion: re-reading tells which). */
-  | { readonly kind: 'resourceUpdated'; readonly uri: string };
+  /**
+   * The resource at `uri` changed (also sent for a creation or a deletion: re-reading tells
+   * which). `version`, when the source knows it, names the state the change produced (for an
+   * item file: its signature, or `deleted`), so one change seen by two routes — the local file
+   * watch and another instance's announcement — is told once.
+   */
+  | { readonly kind: 'resourceUpdated'; readonly uri: string; readonly version?: string };
 
 /** Receives one batch of changes (a source reports everything it found in one pass together). */
 export type PmMcpChangeEmitter = (changes: readonly PmMcpChange[]) => void;

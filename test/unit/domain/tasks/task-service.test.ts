@@ -2,8 +2,8 @@ import { ManualClock } from '../../../../src/adapters/memory/manual-clock.js';
 import { MemoryTaskStore } from '../../../../src/adapters/memory/memory-task-store.js';
 import { MemoryTaskWorkers } from '../../../../src/adapters/memory/memory-task-workers.js';
 import { SeededIdSource } from '../../../../src/adapters/memory/seeded-id-source.js';
-import { NotFoundError, PmMcpInvalidParamsError } from '../../../../src/domain/errors/index.js';
-import { newPmTask, PM_TASK_WORKER_GONE, PmMcpTaskService, type PmMcpTaskServiceOptions } from '../../../../src/domain/tasks/index.js';
+import { NotFoundError, PmMcpInvalidParamsError, StoreUnavailableError } from '../../../../src/domain/errors/index.js';
+import { newPmTask, PM_TASK_WORKER_GONE, PM_TASK_WORKER_STOPPED, PmMcpTaskService, type PmMcpTaskServiceOptions } from '../../../../src/domain/tasks/index.js';
 import type { TaskRecord } from '../../../../src/ports/task-store.js';
 
 /** A unit of work the test finishes by hand. */
@@ -241,6 +241,45 @@ describe('PmMcpTaskService', () => {
     service.stopAll();
     await flush();
     expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(internal).toEqual([]);
+  });
+
+  it('drain fails every running task saying the server was shut down, and stops its work', async () => {
+    const { service, store, clock } = setup();
+    const signals: AbortSignal[] = [];
+    const started = [];
+    for (let i = 0; i < 2; i++) {
+      started.push(await service.start(ALICE, request, (s) => {
+        signals.push(s);
+        return new Promise((_, reject) => s.addEventListener('abort', () => reject(s.reason)));
+      }));
+    }
+    const done = await service.start(ALICE, request, async () => ({ content: [] }));
+    await flush();
+    clock.advance(10);
+    expect(await service.drain()).toBe(2);
+    await flush();
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    for (const task of started) expect(await store.get(task.taskId)).toMatchObject({ status: 'failed', error: PM_TASK_WORKER_STOPPED, statusMessage: PM_TASK_WORKER_STOPPED.message });
+    expect((await store.get(done.taskId))?.status).toBe('completed');
+    expect(service.runningCount).toBe(0);
+  });
+
+  it('keeps a result computed while the shared store is unreachable, and stores it once the store is back', async () => {
+    const { service, store, clock, internal } = setup();
+    const work = new Deferred<{ content: never[] }>();
+    const task = await service.start(ALICE, request, () => work.promise);
+    let down = true;
+    const update = store.update.bind(store);
+    store.update = async (...args) => (down ? Promise.reject(new StoreUnavailableError('PostgreSQL is unreachable')) : update(...args));
+    work.resolve({ content: [] });
+    await flush();
+    expect((await store.get(task.taskId))?.status).toBe('working');
+    down = false;
+    clock.advance(5_000); // the next heartbeat: stored again
+    await flush();
+    await flush();
+    expect((await store.get(task.taskId))?.status).toBe('completed');
     expect(internal).toEqual([]);
   });
 

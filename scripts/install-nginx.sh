@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Makes Debian's `nginx` package available for the scale-out tests and benchmark (several
+# pm-mcp-http instances behind a round-robin balancer: test/integration/scaleout-*.test.ts,
+# npm run bench:scale, docs/DEPLOY.md). The tests generate their own configuration and start
+# nginx with a prefix and pid file in a temp dir; the package's own service is never started.
+# Does nothing when an nginx is already installed (or PM_NGINX names one); otherwise installs
+# the package with apt-get, as root or through sudo, and fails loudly when neither is possible.
+set -euo pipefail
+
+if [ -n "${PM_NGINX:-}" ]; then
+  if [ -x "$PM_NGINX" ]; then echo "nginx: $PM_NGINX (PM_NGINX)"; exit 0; fi
+  echo "install-nginx: PM_NGINX=$PM_NGINX is not an executable file" >&2
+  exit 1
+fi
+for path in "$(command -v nginx || true)" /usr/sbin/nginx; do
+  if [ -n "$path" ] && [ -x "$path" ]; then echo "nginx: $path"; exit 0; fi
+done
+
+if ! command -v apt-get >/dev/null; then
+  echo "install-nginx: no nginx found and no apt-get to install Debian's nginx package; install nginx and set PM_NGINX to its path" >&2
+  exit 1
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  run=()
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+  run=(sudo -n)
+else
+  echo "install-nginx: installing Debian's nginx package needs root (or password-less sudo); run: apt-get update && apt-get install -y nginx-light (or nginx)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Never start the packaged service: the tests run their own nginx on loopback ports.
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | "${run[@]}" tee "$policy" >/dev/null
+  "${run[@]}" chmod +x "$policy"
+  created_policy=1
+fi
+trap '[ "$created_policy" -eq 1 ] && "${run[@]}" rm -f "$policy"' EXIT
+"${run[@]}" apt-get update -qq
+"${run[@]}" apt-get install -y -qq --no-install-recommends nginx >/dev/null
+path=$(command -v nginx || echo /usr/sbin/nginx)
+echo "nginx: $path ($("$path" -v 2>&1 || echo 'version unknown'))"
