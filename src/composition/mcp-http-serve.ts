@@ -109,6 +109,26 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  if (process.env.npm_lifecycle_event === 'start') watchLauncher(() => void stop('npm exited'));
+}
+
+/** How often a server started by `npm start` checks that npm is still there. */
+const LAUNCHER_CHECK_MS = 500;
+
+/**
+ * Under `npm start`, npm is the process a user (or a supervisor) stops, and npm exits on
+ * SIGTERM without passing it on: the server would be re-parented and keep the port. So the
+ * server treats the loss of its parent (`process.ppid` changing) as SIGTERM and shuts down
+ * gracefully. The timer does not keep the process alive.
+ */
+function watchLauncher(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, LAUNCHER_CHECK_MS);
+  timer.unref();
 }
 
 

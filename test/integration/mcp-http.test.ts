@@ -601,6 +601,15 @@ describe('startup and shutdown of the real process', () => {
       expect(err).toContain('"pm-stdio"');
       const discover = modernRequest(1, 'server/discover');
       expect((await httpPost(endpoint, discover.body, discover.headers)).status).toBe(200);
+      expect(out.trim()).toBe(endpoint); // with --silent, stdout is the URL alone
+      // SIGTERM to npm itself (npm exits without passing it on): the server must not outlive it.
+      const npmExited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await npmExited;
+      const stillServing = async () => httpPost(endpoint, discover.body, discover.headers).then(() => true, () => false);
+      const deadline = Date.now() + 15_000;
+      while ((await stillServing()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await stillServing()).toBe(false);
     } finally {
       killGroup();
     }

@@ -4,6 +4,7 @@
  * docs/MCP.md's first host configuration runs the clone's own bin (the registry form of npx is
  * offered only as the configuration for after publication).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,5 +40,11 @@ describe('documentation a newcomer follows', () => {
     const registry = text.indexOf('"@unbrained/pm-cli", "pm-mcp"');
     expect(registry).toBeGreaterThan(text.indexOf('**After publication only:**'));
     expect(text.indexOf('**After publication only:**')).toBeGreaterThan(0);
+  });
+
+  test("README's first command inside the clone leaves no untracked .agents/: it is ignored, and README says where it went", () => {
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', '.agents/pm/config.yaml', '.agents/pm/items/pm-abc.md'], { cwd: ROOT, encoding: 'utf8' });
+    expect(ignored.trim().split('\n')).toEqual(['.agents/pm/config.yaml', '.agents/pm/items/pm-abc.md']);
+    expect(read('README.md')).toMatch(/`\.agents\/pm` at the clone's root, which `\.gitignore` leaves out/);
   });
 });
