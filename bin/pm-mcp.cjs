@@ -8,5 +8,5 @@
 const { failBin, loadMain } = require('./bundle-loader.cjs');
 
 loadMain('pm-mcp', 'pm-mcp.cjs', 'composition/mcp-stdio-main.js')
-  .then((main) => main())
+  .then((main) => main({ argv: process.argv.slice(2) }))
   .catch(failBin('pm-mcp'));

@@ -294,7 +294,8 @@ function* walkAll(dir) {
 if (process.argv[1] && statSync(process.argv[1], { throwIfNoEntry: false })?.ino === statSync(fileURLToPath(import.meta.url)).ino) {
   try {
     const count = await build();
-    if (!process.argv.includes('--quiet')) console.log(`built ${count} files into dist/`);
+    // stderr: stdout belongs to whoever runs the build (`npm pack --json` prints its JSON there).
+    if (!process.argv.includes('--quiet')) console.error(`built ${count} files into dist/`);
   } catch (error) {
     // Also under --quiet (the prepare script): a failed build must never pass for a good one.
     process.stderr.write(`scripts/build.mjs: ${error?.message ?? error}\n`);

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { normalizeMcpHttpOrigin } from '../domain/mcp/http/http-security.js';
 import { SettingsError } from './settings.js';
 
+export { PM_MCP_HTTP_USAGE } from './http-usage.js';
+
 /**
  * pm-mcp-http's transport settings (docs/HTTP.md "Configuration"), parsed once by zod from the
  * environment and the command line (flags win). Authorization settings are parsed separately
@@ -48,34 +50,12 @@ export const httpSettingsSchema = z
 
 export type HttpSettings = z.infer<typeof httpSettingsSchema>;
 
-/** The outcome of reading the command line: settings, or a request for the usage text. */
-export type HttpCommandLine = { readonly kind: 'serve'; readonly settings: HttpSettings } | { readonly kind: 'help' };
+/** The outcome of reading the command line: settings, or a request for the usage text or the version. */
+export type HttpCommandLine = { readonly kind: 'serve'; readonly settings: HttpSettings } | { readonly kind: 'help' } | { readonly kind: 'version' };
 
-export const PM_MCP_HTTP_USAGE = `Usage: pm-mcp-http [options]
+/** A command line that cannot be read (unknown flag, positional argument): exit 2, like pm's usage errors. */
+export class CommandLineError extends SettingsError {}
 
-Serves the tracker found from the current directory over MCP Streamable HTTP (2026-07-28,
-sessionless POST; initialize-era clients too). Creates .agents/pm here when no tracker exists.
-
-Options (environment variable in brackets):
-  --host <addr>           bind address (default 127.0.0.1)          [PM_MCP_HTTP_HOST]
-  --port <n>              port, 0 = any free port (default 8787)    [PM_MCP_HTTP_PORT]
-  --path <path>           MCP endpoint path (default /mcp)          [PM_MCP_HTTP_PATH]
-  --allow-origin <url>    allow a browser Origin (repeatable)       [PM_MCP_HTTP_ALLOWED_ORIGINS]
-  --allow-host <host>     allow a Host header value (repeatable)    [PM_MCP_HTTP_ALLOWED_HOSTS]
-  --max-body-bytes <n>    request body limit (default 1048576)      [PM_MCP_HTTP_MAX_BODY_BYTES]
-  --max-header-bytes <n>  header block limit (default 16384)        [PM_MCP_HTTP_MAX_HEADER_BYTES]
-  --no-init               fail instead of creating a tracker        [PM_MCP_HTTP_INIT=0]
-  --skills-declaration <required|optional>
-                          must skills requests declare the Skills
-                          extension (default required)              [PM_MCP_SKILLS_DECLARATION]
-  -h, --help              this text
-
-Tracker and tools: PM_ROOT, PM_ACTOR, PM_MCP_PROFILE, PM_MCP_TOOLS (as for pm-mcp).
-Several instances: PM_MCP_TASK_STORE=postgres://…, PM_MCP_PG_SCHEMA, PM_MCP_TASK_HEARTBEAT_MS;
-probes GET /healthz and /readyz (docs/DEPLOY.md).
-Authorization: PM_MCP_AUTH, PM_MCP_AUTH_ISSUER, PM_MCP_AUTH_JWKS_FILE | _JWKS_URL | _SECRET, …
-(docs/AUTH.md). See docs/HTTP.md.
-`;
 
 function integer(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === '') return undefined;
@@ -102,12 +82,14 @@ export function httpSettingsFromArgs(argv: readonly string[], env: NodeJS.Proces
         'no-init': { type: 'boolean' },
         'skills-declaration': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     }));
   } catch (error) {
-    throw new SettingsError(`${(error as Error).message} (see pm-mcp-http --help)`);
+    throw new CommandLineError(`${(error as Error).message} (see pm-mcp-http --help)`);
   }
   if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
   const str = (flag: string, name: string): string | undefined => (values[flag] as string | undefined) ?? (env[name] === '' ? undefined : env[name]);
   const many = (flag: string, name: string): string[] | undefined => {
     const given = values[flag] as string[] | undefined;

@@ -1,15 +1,22 @@
-import { PmError } from '../domain/errors/pm-error.js';
+import { EXIT, PmError } from '../domain/errors/pm-error.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import type { McpServerApp } from './compose-server.js';
 import { composeStdioServer } from './compose-stdio.js';
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
+import { packageInfo } from './package-info.js';
 import { settingsFromEnv } from './settings.js';
+import { PM_MCP_USAGE, stdioCommandLine } from './stdio-command-line.js';
 
 /** What a host embedding pm-mcp's entry point may add. */
 export interface StdioMainOptions {
   /** Server extensions to register besides the built-in ones. */
   readonly extensions?: readonly PmMcpServerExtension[];
+  /**
+   * The command-line arguments to answer (`--help`, `--version`, anything else exits 2). The
+   * bin passes its own; an embedding host that leaves it out keeps its arguments to itself.
+   */
+  readonly argv?: readonly string[];
 }
 
 const log = stderrLog('pm-mcp');
@@ -17,6 +24,8 @@ const log = stderrLog('pm-mcp');
 /**
  * pm-mcp: the MCP server over stdio (seed 004 "Transport behavior": a JSON-RPC/stdio adapter
  * over the SDK contracts). stdout carries only protocol messages; diagnostics go to stderr.
+ * `--help` and `--version` are answered on stdout and exit 0 before anything is served; any
+ * other argument exits 2 (stdio-command-line.ts).
  * Startup problems (no tracker: exit code 3; a bad PM_MCP_PROFILE or PM_MCP_TOOLS: 1) are
  * reported on stderr before anything is read. config.yaml is read by the dispatcher's prepare
  * hook once the first turn's input has been answered (server/discover does not need it; other
@@ -25,6 +34,15 @@ const log = stderrLog('pm-mcp');
  * requests finish, and the process exits.
  */
 export async function main(options: StdioMainOptions = {}): Promise<void> {
+  const line = stdioCommandLine(options.argv ?? []);
+  if (line.kind === 'help' || line.kind === 'version') {
+    process.stdout.write(line.kind === 'help' ? PM_MCP_USAGE : `${packageInfo().version}\n`, () => process.exit(0));
+    return;
+  }
+  if (line.kind === 'usage-error') {
+    log.line(line.message);
+    process.exit(EXIT.usage);
+  }
   let app: McpServerApp;
   try {
     const settings = settingsFromEnv(process.env, process.cwd(), () => osUser());

@@ -15,10 +15,10 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -522,6 +522,42 @@ describe('startup and shutdown of the real process', () => {
     expect(existsSync(join(other, '.agents'))).toBe(false);
   });
 
+  test('--help and --version answer before the server is loaded; an unknown flag exits 2', async () => {
+    const dir = await emptyDir();
+    const hooks = join(dir, 'record-loads.mjs');
+    const log = join(dir, 'loaded.txt');
+    await writeFile(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+    await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const recorded = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` };
+    const help = await processes.startFailing(dir, recorded, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: pm-mcp-http \[options\]/);
+    const loaded = await readFile(log, 'utf8');
+    expect(loaded).toContain('/dist/composition/mcp-http-main.js');
+    for (const heavy of ['mcp-http-serve.js', 'compose-http.js', 'mcp-http-server.js', 'http-settings.js', '/node_modules/zod/', '/node_modules/express/', '/node_modules/jose/']) expect(loaded).not.toContain(heavy);
+    const version = await processes.startFailing(dir, {}, ['--version']);
+    expect({ code: version.code, stdout: version.stdout }).toEqual({ code: 0, stdout: (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version });
+    const unknown = await processes.startFailing(dir, {}, ['--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--bogus'.*see pm-mcp-http --help/);
+    expect(unknown.stdout).toBe('');
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+  });
+
+  test('a start that fails on a busy port creates no tracker; one that fails after creating it says so', async () => {
+    const dir = await emptyDir();
+    const busy = await processes.start(await tempTracker());
+    const taken = await processes.startFailing(dir, { PM_MCP_HTTP_PORT: String(busy.port) });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('EADDRINUSE');
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+    const badKeys = await processes.startFailing(dir, { PM_MCP_AUTH: 'jwt', PM_MCP_AUTH_ISSUER: 'https://auth.example.test', PM_MCP_AUTH_JWKS_FILE: join(dir, 'missing-jwks.json') });
+    expect(badKeys.code).not.toBe(0);
+    expect(badKeys.stderr).toContain('cannot read the JWKS file');
+    expect(existsSync(join(dir, '.agents', 'pm'))).toBe(true);
+    expect(badKeys.stderr).toContain(`created one at ${dir}/.agents/pm (it stays:`);
+  });
+
   test('configuration problems are reported before anything is served', async () => {
     const dir = await tempTracker();
     const remote = await processes.startFailing(dir, { PM_MCP_HTTP_HOST: '0.0.0.0' });
@@ -565,6 +601,15 @@ describe('startup and shutdown of the real process', () => {
       expect(err).toContain('"pm-stdio"');
       const discover = modernRequest(1, 'server/discover');
       expect((await httpPost(endpoint, discover.body, discover.headers)).status).toBe(200);
+      expect(out.trim()).toBe(endpoint); // with --silent, stdout is the URL alone
+      // SIGTERM to npm itself (npm exits without passing it on): the server must not outlive it.
+      const npmExited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await npmExited;
+      const stillServing = async () => httpPost(endpoint, discover.body, discover.headers).then(() => true, () => false);
+      const deadline = Date.now() + 15_000;
+      while ((await stillServing()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await stillServing()).toBe(false);
     } finally {
       killGroup();
     }

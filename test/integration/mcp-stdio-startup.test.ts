@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,3 +65,33 @@ describe('pm-mcp start-up failures (real process)', () => {
     expect(none.stderr()).toMatch(/^pm-mcp: .*pm init/);
   });
 });
+
+describe('pm-mcp command line (real process, stdin left open)', () => {
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+  test.each([['--help'], ['-h']])('%s prints the usage on stdout and exits 0 without reading stdin', async (flag) => {
+    const t = await tracker();
+    const proc = processes.spawn(t.dir, {}, undefined, [flag]);
+    expect((await proc.exited).code).toBe(0);
+    expect(proc.lines[0]).toBe('Usage: pm-mcp [options]');
+    expect(proc.lines.join('\n')).toContain('PM_MCP_PROFILE');
+    expect(proc.stderr()).toBe('');
+  });
+
+  test('--version prints the package version and exits 0, even where no tracker exists', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'pm-mcp-version-'));
+    cleanups.push(() => rm(empty, { recursive: true, force: true }));
+    const proc = processes.spawn(empty, { PM_ROOT: '' }, undefined, ['--version']);
+    expect((await proc.exited).code).toBe(0);
+    expect(proc.lines).toEqual([version]);
+  });
+
+  test.each([['--bogus'], ['serve'], ['--port', '8787']])('an unknown argument (%s) exits 2 with a message on stderr, nothing on stdout', async (...args) => {
+    const t = await tracker();
+    const proc = processes.spawn(t.dir, {}, undefined, args);
+    expect((await proc.exited).code).toBe(2);
+    expect(proc.lines).toEqual([]);
+    expect(proc.stderr()).toMatch(new RegExp(`^pm-mcp: unknown argument ${args[0]}; pm-mcp takes no arguments but --help and --version \\(configuration is by environment: see pm-mcp --help\\)\n$`));
+  });
+});
+

@@ -43,10 +43,10 @@ export class McpHttpProcesses {
   }
 
   /** Spawns one server that is expected to fail at startup; resolves with its exit and stderr. */
-  async startFailing(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
-    const proc = this.processes.spawn(cwd, { PM_MCP_HTTP_PORT: '0', INIT_CWD: cwd, ...env }, PM_MCP_HTTP_BIN);
+  async startFailing(cwd: string, env: NodeJS.ProcessEnv = {}, args: readonly string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+    const proc = this.processes.spawn(cwd, { PM_MCP_HTTP_PORT: '0', INIT_CWD: cwd, ...env }, PM_MCP_HTTP_BIN, args);
     const { code } = await proc.exited;
-    return { code, stderr: proc.stderr() };
+    return { code, stderr: proc.stderr(), stdout: proc.lines.join('\n') };
   }
 
   killAll(): Promise<void> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../mcp/wire-types.js';
 import { TERMINAL_STATUSES, type CustomFieldDefinition, type TrackerConfig } from '../tracker/config.js';
 import {
-  arraySchema, enumSchema, idSchema, integerSchema, MAX_BODY, MAX_SHORT_TEXT, MAX_TITLE, stringListSchema, stringSchema,
+  arraySchema, enumSchema, idSchema, integerSchema, MAX_BODY, MAX_SHORT_TEXT, MAX_TITLE, nullableJsonSchema, stringListSchema, stringSchema,
   zEnum, zId, zInt, zList, zStringList, zText,
 } from './json-schemas.js';
 
@@ -42,9 +42,13 @@ function customZod(def: CustomFieldDefinition): z.ZodType<string | number | bool
   }
 }
 
-/** `schema` or null (an enum must list null itself, since enum applies to every type). */
+/**
+ * `schema` or null for an argument: the portable `anyOf` form (nullableJsonSchema), with the
+ * description lifted beside it so a host shows it whichever branch it renders.
+ */
 function orNull(schema: JsonObject): JsonObject {
-  return { ...schema, type: [schema.type as string, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
+  const { description, ...rest } = schema;
+  return { ...nullableJsonSchema(rest), ...(description !== undefined ? { description } : {}) };
 }
 
 /**

@@ -95,8 +95,14 @@ export const idempotencyShape = lazy(() => ({ idempotencyKey: guardShape().idemp
 const str: JsonObject = { type: 'string' };
 const int: JsonObject = { type: 'integer' };
 const strList: JsonObject = { type: 'array', items: str };
-/** `schema` or null, written as a type union (shorter than anyOf; properties/required apply to objects only). */
-const nullable = (schema: JsonObject): JsonObject => ({ ...schema, type: [schema.type as string, 'null'] });
+/**
+ * `schema` or null, written as `anyOf` with one `type` per branch: a `type` array
+ * (`["string", "null"]`) is valid 2020-12 but not portable — consumers that translate tool
+ * schemas into a single-`type` dialect reject the tool or drop the constraint (the MCP
+ * Inspector's schema-portability check warns on it; docs/MCP.md "Portable schemas").
+ */
+export const nullableJsonSchema = (schema: JsonObject): JsonObject => ({ anyOf: [schema, { type: 'null' }] });
+const nullable = nullableJsonSchema;
 
 /**
  * An open object (outputs may grow new members). Only a tool's top-level structuredContent
@@ -123,7 +129,7 @@ export const ITEM_SCHEMA = outputObject(
     blockedBy: strList, related: strList,
     acceptance: { type: 'array', items: outputObject({ text: str, done: { type: 'boolean' } }) },
     files: strList, tests: strList,
-    custom: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    custom: { type: 'object', additionalProperties: { anyOf: [str, { type: 'number' }, { type: 'boolean' }] } },
     closure: CLOSURE_SCHEMA,
     comments: { type: 'array', items: outputObject({ id: str, author: str, at: str, text: str }) },
     created: str, updated: str, revision: int, body: str,

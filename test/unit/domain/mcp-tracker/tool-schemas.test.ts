@@ -12,6 +12,7 @@ import {
 } from '../../../../src/domain/mcp-tracker/index.js';
 import type { JsonObject } from '../../../../src/domain/mcp/index.js';
 import { checkJsonSchema2020 } from '../../../support/mcp-schema.js';
+import { schemaPortabilityFindings } from '../../../support/schema-portability.js';
 import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
 
 /**
@@ -34,6 +35,7 @@ function unbounded(schema: unknown, path = '#'): string[] {
   if ((types.includes('integer') || types.includes('number')) && (s.minimum === undefined || s.maximum === undefined)) out.push(`${path}: number without minimum/maximum`);
   if (types.includes('object') && path !== '#' && s.additionalProperties === undefined) out.push(`${path}: object without additionalProperties`);
   for (const [key, value] of Object.entries((s.properties as Record<string, unknown>) ?? {})) out.push(...unbounded(value, `${path}/${key}`));
+  for (const [i, branch] of ((s.anyOf as unknown[]) ?? []).entries()) out.push(...unbounded(branch, `${path}/anyOf/${i}`));
   if (s.items) out.push(...unbounded(s.items, `${path}/items`));
   return out;
 }
@@ -71,6 +73,28 @@ describe('advertised tools', () => {
     expect(tool.annotations!.readOnlyHint).toBe(readOnly);
   });
 
+  test('the portability check flags what it should (type arrays, bare boolean schemas, a non-object root)', () => {
+    expect(schemaPortabilityFindings({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: { anyOf: [{ type: 'string' }, { type: 'null' }] } } })).toEqual([{ rule: 'type-union', severity: 'warning', path: '#/properties/a/type' }]);
+    expect(schemaPortabilityFindings({ type: 'object', properties: { a: { type: 'array', items: { anyOf: [{ type: ['integer', 'null'] }] } } } })).toEqual([{ rule: 'type-union', severity: 'warning', path: '#/properties/a/items/anyOf/0/type' }]);
+    expect(schemaPortabilityFindings({ type: 'object', properties: { data: true }, additionalProperties: false })).toEqual([{ rule: 'boolean-schema', severity: 'error', path: '#/properties/data' }]);
+    expect(schemaPortabilityFindings({ type: 'string' })).toEqual([{ rule: 'root-type', severity: 'error', path: '#' }]);
+  });
+
+  test.each(PM_MCP_TOOL_NAMES)('%s: input and output schemas pass the portability check with zero findings', (name) => {
+    const tool = h.server.tools!.descriptors.find((t) => t.name === name)!;
+    expect(schemaPortabilityFindings(tool.inputSchema)).toEqual([]);
+    expect(schemaPortabilityFindings(tool.outputSchema)).toEqual([]);
+  });
+
+  test('nullable members keep their meaning: null or the type, nothing else', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const update = ajv.compile(h.server.tools!.get('pm_update')!.inputSchema);
+    for (const ok of [{ id: 'pm-abc', parent: null }, { id: 'pm-abc', parent: 'pm-def' }, { id: 'pm-abc', assignee: null }, { id: 'pm-abc', custom: { area: null, effort: null } }, { id: 'pm-abc', custom: { area: 'cli', effort: 5 } }]) expect({ ok, valid: update(ok) }).toEqual({ ok, valid: true });
+    for (const bad of [{ id: 'pm-abc', parent: 7 }, { id: 'pm-abc', assignee: false }, { id: 'pm-abc', custom: { area: 'web' } }, { id: 'pm-abc', custom: { effort: 500 } }]) expect({ bad, valid: update(bad) }).toEqual({ bad, valid: false });
+    const claim = ajv.compile(h.server.tools!.get('pm_claim')!.outputSchema!);
+    expect(claim({ item: null, receipt: { receiptId: 'r', revisionAfter: null }, changed: true, replayed: false })).toBe(true);
+  });
+
   test('output schemas are real contracts: a wrong shape is rejected', () => {
     const ajv = new Ajv2020({ strict: false });
     const get = ajv.compile(h.server.tools!.get('pm_get')!.outputSchema!);
@@ -103,7 +127,7 @@ describe('advertised tools', () => {
       description: 'Custom fields.',
     });
     const update = h.server.tools!.get('pm_update')!.inputSchema.properties as Record<string, JsonObject>;
-    expect((update.custom!.properties as Record<string, JsonObject>).area).toEqual({ type: ['string', 'null'], enum: ['cli', 'mcp', null] });
+    expect((update.custom!.properties as Record<string, JsonObject>).area).toEqual({ anyOf: [{ type: 'string', enum: ['cli', 'mcp'] }, { type: 'null' }] });
     const created = await h.call('pm_create', { title: 'With fields', custom: { effort: 5, area: 'mcp' } });
     const id = (created.structuredContent!.item as { id: string }).id;
     expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, area: 'mcp' });
