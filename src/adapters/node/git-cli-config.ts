@@ -12,8 +12,14 @@ interface GitRun {
  * `core.worktree` and every other layout git knows are handled by git itself.
  */
 export class GitCliConfig implements GitConfig {
-  /** @param gitBinary the git executable (default: `git` on PATH) */
-  constructor(private readonly gitBinary = 'git') {}
+  /**
+   * @param gitBinary the git executable (default: `git` on PATH)
+   * @param env the environment git runs with (default: this process's)
+   */
+  constructor(
+    private readonly gitBinary = 'git',
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   async isRepository(dir: string): Promise<boolean> {
     const run = await this.git(dir, ['rev-parse', '--is-inside-work-tree']);
@@ -50,7 +56,7 @@ export class GitCliConfig implements GitConfig {
 
   private git(dir: string, args: readonly string[]): Promise<GitRun> {
     return new Promise((resolve) => {
-      execFile(this.gitBinary, ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+      execFile(this.gitBinary, ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, env: this.env }, (error, stdout, stderr) => {
         const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
         resolve({ code, stdout, stderr });
       });
