@@ -206,4 +206,33 @@ describe('git merges with pm merge drivers', () => {
     expect((await p.item(id)).comments.map((c: { text: string }) => c.text).sort()).toEqual(['from u', 'from v', 'from w']);
     await expectLossless(p, [id], seen);
   });
+
+  it('without drivers, pm validate explains a textual merge and git checkout -m re-merges it once installed; uninstall undoes install', async () => {
+    const p = await project({ drivers: false });
+    const id = await p.create('Shared');
+    await p.commitAll('base');
+    await p.checkout('-b', 'a');
+    await p.pmOk('comment', id, 'from a');
+    await p.commitAll('a');
+    await p.checkout('main');
+    await p.pmOk('comment', id, 'from main');
+    await p.commitAll('main');
+    const textual = await p.git('merge', '--no-edit', 'a');
+    expect(textual.code).not.toBe(0);
+    const report = await p.validate();
+    expect(report.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['unmerged_history', 'unmerged_item']));
+    expect(report.findings.find((f) => f.code === 'unmerged_history')?.message).toMatch(/pm merge install.*git checkout -m -- <file>/);
+    expect(await p.pmOk('merge', 'install')).toMatch(/Merge drivers installed/);
+    expect(await p.pmOk('merge', 'install')).toMatch(/already installed; nothing changed/);
+    await p.gitOk('checkout', '-m', '--', '.agents/pm');
+    await p.gitOk('add', '-A');
+    await p.gitOk('commit', '-q', '--no-edit');
+    expect((await p.item(id)).comments.map((c: { text: string }) => c.text).sort()).toEqual(['from a', 'from main']);
+    await expectLossless(p, [id], new Map());
+    const configBefore = await p.file('.git/config');
+    expect(configBefore).toContain('[merge "pm-item"]');
+    await p.pmOk('merge', 'uninstall');
+    expect(await p.file('.git/config')).not.toMatch(/pm-item|pm-history/);
+    await expect(p.file('.gitattributes')).rejects.toThrow();
+  });
 });
