@@ -76,7 +76,7 @@ async function branch(base: Tree, ids: readonly string[], seed: number, minute: 
     else if (kind === 3) await tracker.update(id, { priority: Math.floor(random() * 5) });
     else {
       const other = pick(ids);
-      if (other !== id) await tracker.addDependency(id, { related: other }).catch(() => undefined);
+      if (other !== id) await tracker.addDependency(id, { kind: 'related', target: other });
     }
   }
   return snapshot(fs);
