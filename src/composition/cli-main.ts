@@ -95,6 +95,7 @@ function lazyServices(settings: () => Settings, progress?: (done: number, total:
     requestStates: async () => (await composed()).requestStates(),
     mergeDrivers: async () => (await composed()).mergeDrivers(),
     mergeInstaller: async () => (await composed()).mergeInstaller(),
+    repairIdCollisions: async () => (await composed()).repairIdCollisions(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { GitCliConfig } from '../adapters/node/git-cli-config.js';
 import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
+import { repairIdCollisions, type IdCollisionRepair } from '../domain/merge/id-collisions.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import { buildContainer } from './container.js';
 import type { ProcessLog } from './process-log.js';
@@ -25,6 +26,8 @@ export interface CliApp {
   mergeDrivers(): Promise<MergeDrivers>;
   /** The installer of the merge drivers for the project holding the tracker. */
   mergeInstaller(): Promise<MergeInstaller>;
+  /** Repairs ids created on two branches (under the tracker's write lock). */
+  repairIdCollisions(): Promise<IdCollisionRepair[]>;
   readonly fs: FileSystem;
   readonly settings: Settings;
 }
@@ -44,7 +47,11 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
   };
   const mergeDrivers = async () => new MergeDrivers(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.Clock), settings.cwd);
   const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
-  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller };
+  const repair = async () => {
+    const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker) };
+    return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor);
+  };
+  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
 }
 
 /**

@@ -235,4 +235,31 @@ describe('git merges with pm merge drivers', () => {
     expect(await p.file('.git/config')).not.toMatch(/pm-item|pm-history/);
     await expect(p.file('.gitattributes')).rejects.toThrow();
   });
+
+  it('repairs an id two branches created by hand: pm validate reports it, pm merge fix-ids gives the later item a new id', async () => {
+    const p = await project();
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const handMade = (title: string, created: string) => `---\nid: pm-hand01\ntitle: ${title}\ntype: Task\nstatus: open\npriority: 2\ncreated: ${created}\nupdated: ${created}\nrevision: 1\n---\n`;
+    await p.checkout('-b', 'a');
+    await mkdir(`${p.dir}/.agents/pm/items`, { recursive: true });
+    await writeFile(`${p.dir}/.agents/pm/items/pm-hand01.md`, handMade('First', '2026-01-01T00:00:00.000Z'));
+    await p.pmOk('comment', 'pm-hand01', 'on a');
+    await p.commitAll('a');
+    await p.checkout('main');
+    await mkdir(`${p.dir}/.agents/pm/items`, { recursive: true });
+    await writeFile(`${p.dir}/.agents/pm/items/pm-hand01.md`, handMade('Second', '2026-01-02T00:00:00.000Z'));
+    await p.pmOk('comment', 'pm-hand01', 'on main');
+    await p.commitAll('main');
+    expect((await p.git('merge', '--no-edit', 'a')).code).toBe(0);
+    expect((await p.validate()).findings.map((f) => f.code)).toContain('id_collision');
+    expect((await p.item('pm-hand01')).title).toBe('First');
+    const repairs = await p.pmJson<{ newId: string; exact: boolean }[]>('merge', 'fix-ids');
+    expect(repairs).toHaveLength(1);
+    expect(repairs[0]!.exact).toBe(true);
+    const moved = await p.item(repairs[0]!.newId);
+    expect(moved).toMatchObject({ title: 'Second', comments: [expect.objectContaining({ text: 'on main' })] });
+    expect((await p.item('pm-hand01')).comments.map((c: { text: string }) => c.text)).toEqual(['on a']);
+    expect((await p.validate()).findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(await p.pmJson('merge', 'fix-ids')).toEqual([]);
+  });
 });

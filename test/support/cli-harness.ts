@@ -9,6 +9,8 @@ import { initTracker } from '../../src/domain/tracker/init.js';
 import { MemoryGitConfig } from '../../src/adapters/memory/memory-git-config.js';
 import { MergeDrivers } from '../../src/domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../../src/domain/merge/merge-install.js';
+import { repairIdCollisions } from '../../src/domain/merge/id-collisions.js';
+import { TrackerPaths } from '../../src/domain/tracker/tracker-paths.js';
 import { FakeCliIo } from './fake-cli-io.js';
 import { memoryTracker } from './memory-tracker.js';
 
@@ -40,6 +42,7 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
       requestStates: async () => requestStates,
       mergeDrivers: async () => new MergeDrivers(memory.fs, memory.hasher, memory.clock, '/project'),
       mergeInstaller: async () => new MergeInstaller(memory.fs, git, '/project', "'pm'"),
+      repairIdCollisions: () => repairIdCollisions(memory, new TrackerPaths('/project/.agents/pm'), globals.actor ?? 'alice'),
     });
     try {
       const code = await runCli(argv, { io, version: '9.9.9', services });

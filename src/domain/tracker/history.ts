@@ -18,6 +18,11 @@ export interface HistoryEntry extends Receipt {
    * "Merges": a merge keeps every line of both branches and stays verifiable).
    */
   readonly parents?: readonly string[];
+  /**
+   * Only on a `rename` line: chains of this file that belong to another item since an id
+   * collision was repaired (their first line's digest and the item's new id).
+   */
+  readonly detached?: readonly { readonly root: string; readonly itemId: string }[];
 }
 
 /** The exact text of a history line (canonical JSON, so digests are reproducible). */
@@ -64,6 +69,8 @@ export function verifyHistoryChain(text: string, itemId: string, digest: (line: 
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const known = new Map<string, Known>();
+  const rootDigests = new Map<number, string>();
+  const detached = new Set<string>();
   const heads = new Map<string, number>();
   let before: string | null = null;
   lines.forEach((line, index) => {
@@ -86,6 +93,8 @@ export function verifyHistoryChain(text: string, itemId: string, digest: (line: 
     if (entry.seq !== expected) faults.push({ line: number, problem: `seq is ${entry.seq}, expected ${expected}` });
     if (entry.itemId !== itemId) faults.push({ line: number, problem: `itemId is ${entry.itemId}, expected ${itemId}` });
     if (encodeHistoryLine(entry) !== line) faults.push({ line: number, problem: 'line is not in canonical form (history was altered)' });
+    if (entry.prev === null) rootDigests.set(number, own);
+    if (Array.isArray(entry.detached)) for (const d of entry.detached) detached.add(d.root);
     entries.push(entry);
     known.set(own, { seq: typeof entry.seq === 'number' ? entry.seq : expected, line: number });
     heads.set(own, number);
@@ -94,14 +103,16 @@ export function verifyHistoryChain(text: string, itemId: string, digest: (line: 
   for (const [, line] of heads) {
     if (line !== lines.length) faults.push({ line, problem: 'no later line continues this one and no merge line joins it (a line was inserted)' });
   }
-  return { entries, faults, roots };
+  // A second chain detached by a repaired id collision is another item's and no fault.
+  const kept = faults.filter((f) => !(f.line !== 1 && detached.has(rootDigests.get(f.line) ?? '') && f.problem.startsWith('a second chain')));
+  return { entries, faults: kept, roots: roots.filter((line) => !detached.has(rootDigests.get(line) ?? '')) };
 }
 
 /** A plain line: the line it continues must come before it; its seq follows that line's. */
 function checkLink(entry: HistoryEntry, before: string | null, number: number, known: Map<string, Known>, heads: Map<string, number>, roots: number[], faults: ChainFault[]): number {
   if (entry.prev === null) {
     roots.push(number);
-    if (number !== 1) faults.push({ line: number, problem: 'a second chain starts here (prev: null): the same id was created on two branches; run pm validate --fix' });
+    if (number !== 1) faults.push({ line: number, problem: 'a second chain starts here (prev: null): the same id was created on two branches; run pm merge fix-ids' });
     return 1;
   }
   const parent = typeof entry.prev === 'string' ? known.get(entry.prev) : undefined;

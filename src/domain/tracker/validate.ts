@@ -112,7 +112,7 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
     if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
-      if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' (or 'pm validate --fix') to give the later one a new id` });
+      if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id` });
       else add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
     }
     const last = entries[entries.length - 1];

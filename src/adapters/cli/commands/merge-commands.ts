@@ -64,6 +64,21 @@ export const mergeUninstallCommand: CliCommand = {
   },
 };
 
+/** `pm merge fix-ids`: gives items two branches created under one id distinct ids. */
+export const mergeFixIdsCommand: CliCommand = {
+  name: 'merge fix-ids',
+  summary: 'Give items that two branches created under the same id distinct ids (after a merge)',
+  description: "A merged history with two first lines (pm validate: id_collision) holds two items. The one created first keeps the id; the other is rebuilt from its own history lines and written under a fresh id, whose first history line (rename) names where it came from; the old history gets a rename line naming the moved chain. No history line is dropped. Items that reference the old id are listed for review: they may have meant the moved item. JSON: [{ itemId, newId, movedReceipts, exact, referencesToReview }].",
+  args: [],
+  options: {},
+  examples: ['pm merge fix-ids', 'pm merge fix-ids --json'],
+  async run(_args, { services }) {
+    const repairs = await services.repairIdCollisions();
+    const lines = repairs.length === 0 ? ['No id collisions.'] : repairs.map((r) => `${r.itemId}: the later-created item is now ${r.newId} (${r.movedReceipts.length} history lines${r.exact ? '' : ', rebuilt from patches: check it'})${r.referencesToReview.length ? `; review references from ${r.referencesToReview.join(', ')}` : ''}`);
+    return { value: repairs, human: `${lines.join('\n')}\n` };
+  },
+};
+
 /** `pm merge`: the group, which only points at its subcommands. */
 export const mergeCommand: CliCommand = {
   name: 'merge',
