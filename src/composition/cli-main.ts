@@ -93,6 +93,9 @@ function lazyServices(settings: () => Settings, progress?: (done: number, total:
     tracker: async () => (await composed()).tracker(),
     skills: async () => (await composed()).skills(),
     requestStates: async () => (await composed()).requestStates(),
+    mergeDrivers: async () => (await composed()).mergeDrivers(),
+    mergeInstaller: async () => (await composed()).mergeInstaller(),
+    repairIdCollisions: async () => (await composed()).repairIdCollisions(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

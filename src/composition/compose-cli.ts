@@ -2,6 +2,12 @@ import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-
 import type { PmMcpSkillRegistry } from '../domain/skills/registry.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { FileSystem } from '../ports/file-system.js';
+import { realpathSync } from 'node:fs';
+import { GitCliConfig } from '../adapters/node/git-cli-config.js';
+import { MergeDrivers } from '../domain/merge/merge-drivers.js';
+import { MergeInstaller } from '../domain/merge/merge-install.js';
+import { repairIdCollisions, type IdCollisionRepair } from '../domain/merge/id-collisions.js';
+import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import { buildContainer } from './container.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
@@ -16,6 +22,12 @@ export interface CliApp {
   skills(): Promise<PmMcpSkillRegistry>;
   /** The requestState sealer the servers over this tracker use (its keys in the runtime area). */
   requestStates(): Promise<PmMcpRequestStateSealer>;
+  /** The git merge drivers, over the files git names (no tracker needed). */
+  mergeDrivers(): Promise<MergeDrivers>;
+  /** The installer of the merge drivers for the project holding the tracker. */
+  mergeInstaller(): Promise<MergeInstaller>;
+  /** Repairs ids created on two branches (under the tracker's write lock). */
+  repairIdCollisions(): Promise<IdCollisionRepair[]>;
   readonly fs: FileSystem;
   readonly settings: Settings;
 }
@@ -33,5 +45,22 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
     const root = await container.getAsync(IDS.TrackerRoot);
     return loadPmSkillRegistry(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.PackageSkillsDir), workspaceRootOf(root));
   };
-  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates) };
+  const mergeDrivers = async () => new MergeDrivers(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.Clock), settings.cwd);
+  const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
+  const repair = async () => {
+    const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker) };
+    return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor);
+  };
+  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
+}
+
+/**
+ * How git runs this very pm as a merge driver: node and the script it was started with, both
+ * absolute and quoted for the shell git runs drivers with (a clone's drivers need not find pm
+ * on PATH, and a clone installs its own).
+ */
+export function pmLauncher(argv: readonly string[] = process.argv, execPath: string = process.execPath): string {
+  const script = argv[1];
+  const words = script ? [execPath, realpathSync(script)] : ['pm'];
+  return words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
 }

@@ -6,6 +6,11 @@ import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledg
 import { PmMcpRequestStateSealer } from '../../src/domain/mcp/interaction/request-state.js';
 import { PmMcpSkillRegistry } from '../../src/domain/skills/registry.js';
 import { initTracker } from '../../src/domain/tracker/init.js';
+import { MemoryGitConfig } from '../../src/adapters/memory/memory-git-config.js';
+import { MergeDrivers } from '../../src/domain/merge/merge-drivers.js';
+import { MergeInstaller } from '../../src/domain/merge/merge-install.js';
+import { repairIdCollisions } from '../../src/domain/merge/id-collisions.js';
+import { TrackerPaths } from '../../src/domain/tracker/tracker-paths.js';
 import { FakeCliIo } from './fake-cli-io.js';
 import { memoryTracker } from './memory-tracker.js';
 
@@ -25,6 +30,8 @@ export interface CliRun {
 export async function cliHarness(options: { configYaml?: string; packageSkillsDir?: string } = {}) {
   const memory = await memoryTracker(options.configYaml ? { configYaml: options.configYaml } : {});
   const initRoot = '/fresh/.agents/pm';
+  const git = new MemoryGitConfig();
+  git.addRepository('/project');
   const requestStates = new PmMcpRequestStateSealer({ hasher: memory.hasher, clock: memory.clock, ids: memory.ids, keys: new MemoryMacKeyStore(memory.clock), replays: new MemoryReplayLedger() });
   async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
     const io = new FakeCliIo(ioOptions);
@@ -33,6 +40,9 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
       initialize: (init) => initTracker(memory.fs, initRoot, init),
       skills: () => PmMcpSkillRegistry.load({ fileSystem: memory.fs, hasher: new PureSha256Hasher(), package: { name: '@unbrained/pm-cli', version: '9.9.9' }, ...(options.packageSkillsDir ? { packageSkillsDir: options.packageSkillsDir } : {}), workspaceRoot: '/project' }),
       requestStates: async () => requestStates,
+      mergeDrivers: async () => new MergeDrivers(memory.fs, memory.hasher, memory.clock, '/project'),
+      mergeInstaller: async () => new MergeInstaller(memory.fs, git, '/project', "'pm'"),
+      repairIdCollisions: () => repairIdCollisions(memory, new TrackerPaths('/project/.agents/pm'), globals.actor ?? 'alice'),
     });
     try {
       const code = await runCli(argv, { io, version: '9.9.9', services });
@@ -47,5 +57,5 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
     if (result.error) throw result.error;
     return JSON.parse(result.stdout) as T;
   }
-  return { ...memory, run, json, initRoot, requestStates };
+  return { ...memory, run, json, initRoot, requestStates, git };
 }

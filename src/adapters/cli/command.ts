@@ -1,4 +1,7 @@
 import type { InitOptions, InitResult } from '../../domain/tracker/init.js';
+import type { MergeDrivers } from '../../domain/merge/merge-drivers.js';
+import type { MergeInstaller } from '../../domain/merge/merge-install.js';
+import type { IdCollisionRepair } from '../../domain/merge/id-collisions.js';
 import type { PmMcpSkillRegistry } from '../../domain/skills/registry.js';
 import type { PmMcpRequestStateSealer } from '../../domain/mcp/interaction/request-state.js';
 import type { Tracker } from '../../domain/tracker/tracker.js';
@@ -15,6 +18,12 @@ export interface CliServices {
   skills(): Promise<PmMcpSkillRegistry>;
   /** The sealer of MRTR requestState the MCP servers over this tracker use (`pm mcp rotate-key`). */
   requestStates(): Promise<PmMcpRequestStateSealer>;
+  /** The git merge drivers (`pm merge driver`); they need no tracker, only the files git names. */
+  mergeDrivers(): Promise<MergeDrivers>;
+  /** Registers pm's merge drivers in the project holding the tracker (`pm merge install`). */
+  mergeInstaller(): Promise<MergeInstaller>;
+  /** Gives items created under one id on two branches distinct ids (`pm merge fix-ids`). */
+  repairIdCollisions(): Promise<IdCollisionRepair[]>;
 }
 
 /**

@@ -11,6 +11,7 @@ import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
 import { mcpRotateKeyCommand } from './commands/mcp-commands.js';
+import { mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
 
@@ -41,6 +42,11 @@ export const COMMANDS: readonly CliCommand[] = [
   skillsShowCommand,
   skillsCheckCommand,
   mcpRotateKeyCommand,
+  mergeCommand,
+  mergeInstallCommand,
+  mergeUninstallCommand,
+  mergeFixIdsCommand,
+  mergeDriverCommand,
 ];
 
 const byName = new Map<string, CliCommand>();

@@ -1,7 +1,7 @@
 /** Operations recorded in history. */
 export type MutationOp =
   | 'create' | 'update' | 'claim' | 'release' | 'close' | 'reopen' | 'comment'
-  | 'deps' | 'delete' | 'external_edit';
+  | 'deps' | 'delete' | 'external_edit' | 'merge' | 'rename';
 
 /**
  * The immutable record of one mutation, returned to the caller and written (with its patch

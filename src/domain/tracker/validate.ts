@@ -11,6 +11,17 @@ import { assertItemAgainstConfig } from './item-rules.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
+/**
+ * How to repair a file git merged as plain text (docs/TRACKER.md "Merges"): with pm's drivers
+ * installed, git re-merges it semantically from the three versions it still holds.
+ */
+export const TEXTUAL_MERGE_REPAIR = "git merged it as plain text. Run 'pm merge install', then, while the merge is in progress, 'git checkout -m -- <file>' re-merges it with pm's driver ('git merge --abort' and merging again also works); after a commit, redo the merge with the drivers installed";
+
+/** Lines git writes around a conflict: `<<<<<<< `, `=======`, `>>>>>>> ` at a line start. */
+function hasConflictMarkers(text: string): boolean {
+  return /^<{7}( |$)/m.test(text) && /^={7}$/m.test(text) && /^>{7}( |$)/m.test(text);
+}
+
 export interface ValidationFinding {
   readonly severity: 'error' | 'warning';
   readonly code: string;
@@ -51,12 +62,18 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       continue;
     }
     const text = (await fs.readText(file)) ?? '';
+    const marked = hasConflictMarkers(text);
     try {
       const item = parseItem(text, file);
+      if (marked) add({ severity: 'error', code: 'unresolved_conflict', itemId: id, file, message: `${file}: the body holds conflict markers (both branches edited the same lines); edit the body, keep what is right, remove the markers` });
       if (item.id !== id) add({ severity: 'error', code: 'id_mismatch', itemId: id, file, message: `${file} declares id ${item.id}; the file name says ${id}` });
       assertItemAgainstConfig(item, config);
       items.set(id, { item, digest: digestOf(hasher, text) });
     } catch (error) {
+      if (marked) {
+        add({ severity: 'error', code: 'unmerged_item', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
+        continue;
+      }
       const message = error instanceof PmError ? error.message : String(error);
       const invalid = error instanceof PmError && error.reason === 'invalid_input';
       if (!invalid) unreadable.add(id);
@@ -101,13 +118,22 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     const id = name.slice(0, -'.jsonl'.length);
     const file = `${paths.history}/${name}`;
     withHistory.add(id);
-    const { entries, faults } = verifyHistoryChain((await fs.readText(file)) ?? '', id, (line) => digestOf(hasher, line));
-    for (const fault of faults) add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
+    const text = (await fs.readText(file)) ?? '';
+    const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
+    if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
+    for (const fault of faults) {
+      if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id` });
+      else add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
+    }
     const last = entries[entries.length - 1];
     const current = items.get(id);
     if (!last || unreadable.has(id)) continue;
     const digest = current?.digest ?? null;
     if (last.digestAfter === digest) continue;
+    if (last.op === 'merge') {
+      // A merge line cannot know the merged file's bytes; the next pm write records them.
+      if (current || entries.some((entry) => entry.op === 'delete')) continue;
+    }
     if (last.digestBefore === digest) {
       add({ severity: 'warning', code: 'interrupted_write', itemId: id, file, message: `${id}: the last recorded change (${last.op}, seq ${last.seq}) was interrupted before the item file was written; the next pm write to ${id} completes it` });
     } else if (!current) {

@@ -1,0 +1,132 @@
+import type { Clock } from '../../ports/clock.js';
+import type { FileSystem } from '../../ports/file-system.js';
+import type { Hasher } from '../../ports/hasher.js';
+import type { IdSource } from '../../ports/id-source.js';
+import type { Locker } from '../../ports/locker.js';
+import { readTrackerConfig } from '../tracker/config-file.js';
+import { digestOf } from '../tracker/digests.js';
+import { encodeHistoryLine, verifyHistoryChain, type HistoryEntry } from '../tracker/history.js';
+import { parseItem, serializeItem } from '../tracker/item-codec.js';
+import type { Item } from '../tracker/item.js';
+import { applyPatch, diffDocuments } from '../tracker/json-patch.js';
+import type { TrackerPaths } from '../tracker/tracker-paths.js';
+
+/** One repaired collision: which item kept the id, which got a new one, what to review. */
+export interface IdCollisionRepair {
+  readonly itemId: string;
+  readonly newId: string;
+  /** The moved item's receipts (its lines stay in the old history too; none is dropped). */
+  readonly movedReceipts: readonly string[];
+  /** Whether replaying the moved item's history reproduced its last recorded file exactly. */
+  readonly exact: boolean;
+  /** Items that reference the old id: they may have meant the moved item (they keep the old id). */
+  readonly referencesToReview: readonly string[];
+}
+
+export interface IdCollisionPorts {
+  readonly fs: FileSystem;
+  readonly hasher: Hasher;
+  readonly ids: IdSource;
+  readonly clock: Clock;
+  readonly locker: Locker;
+}
+
+/**
+ * Repairs ids two branches created independently (docs/TRACKER.md "Merges"): a merged history
+ * with two first lines holds two items. The one created first keeps the id (as the item file
+ * merge kept it); the other is rebuilt from its own history lines and written under a fresh id
+ * with a first history line (`rename`) naming where it came from. The old history gets a
+ * `rename` line naming the detached chain, so it verifies again; no line is dropped.
+ */
+export async function repairIdCollisions(ports: IdCollisionPorts, paths: TrackerPaths, actor: string): Promise<IdCollisionRepair[]> {
+  const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: 10_000 });
+  try {
+    const prefix = (await readTrackerConfig(ports.fs, paths)).idPrefix;
+    const repairs: IdCollisionRepair[] = [];
+    for (const { name } of await ports.fs.scan(paths.history)) {
+      if (!name.endsWith('.jsonl')) continue;
+      const id = name.slice(0, -'.jsonl'.length);
+      const text = (await ports.fs.readText(paths.historyFile(id))) ?? '';
+      const { roots } = verifyHistoryChain(text, id, (line) => digestOf(ports.hasher, line));
+      if (roots.length < 2) continue;
+      repairs.push(...(await repairOne(ports, paths, id, text, prefix, actor)));
+    }
+    return repairs;
+  } finally {
+    await release();
+  }
+}
+
+async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: string, text: string, prefix: string, actor: string): Promise<IdCollisionRepair[]> {
+  const digest = (line: string) => digestOf(ports.hasher, line);
+  const lines = text.split('\n').filter(Boolean);
+  const owner = new Map<string, number>();
+  const chains = new Map<number, { root: string; entries: HistoryEntry[] }>();
+  lines.forEach((line, index) => {
+    const entry = JSON.parse(line) as HistoryEntry;
+    if (entry.op === 'merge' || entry.op === 'rename') return;
+    const chain = entry.prev === null ? index : owner.get(entry.prev);
+    if (chain === undefined) return;
+    owner.set(digest(line), chain);
+    if (entry.prev === null) chains.set(index, { root: digest(line), entries: [] });
+    chains.get(chain)!.entries.push(entry);
+  });
+  const detachedAlready = new Set(lines.flatMap((line) => ((JSON.parse(line) as { detached?: { root: string }[] }).detached ?? []).map((d) => d.root)));
+  const ordered = [...chains.values()].filter((c) => !detachedAlready.has(c.root)).sort((a, b) => (a.entries[0]!.at < b.entries[0]!.at ? -1 : a.entries[0]!.at > b.entries[0]!.at ? 1 : a.root < b.root ? -1 : 1));
+  const moved = ordered.slice(1);
+  if (moved.length === 0) return [];
+  const now = new Date(ports.clock.now()).toISOString();
+  const references = await referencing(ports.fs, paths, id);
+  const repairs: IdCollisionRepair[] = [];
+  const detached: { root: string; itemId: string }[] = [];
+  for (const chain of moved) {
+    const newId = await freshId(ports, paths, prefix);
+    const { item, exact } = replay(chain.entries, newId, id, ports.hasher);
+    const fileText = serializeItem(item);
+    const first: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: newId, actor, at: now, seq: 1, revisionBefore: null, revisionAfter: item.revision, digestBefore: null, digestAfter: digestOf(ports.hasher, fileText), patch: diffDocuments({}, { ...item }), prev: null, ...{ renamedFrom: id, movedReceipts: chain.entries.map((e) => e.receiptId) } };
+    await ports.fs.append(paths.historyFile(newId), `${encodeHistoryLine(first)}\n`);
+    await ports.fs.writeAtomic(paths.itemFile(newId), fileText);
+    detached.push({ root: chain.root, itemId: newId });
+    repairs.push({ itemId: id, newId, movedReceipts: chain.entries.map((e) => e.receiptId), exact, referencesToReview: references });
+  }
+  const last = JSON.parse(lines[lines.length - 1]!) as HistoryEntry;
+  const current = await ports.fs.readText(paths.itemFile(id));
+  const revision = current === undefined ? null : parseItem(current, paths.itemFile(id)).revision;
+  const digestNow = current === undefined ? null : digestOf(ports.hasher, current);
+  const note: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: id, actor, at: now, seq: last.seq + 1, revisionBefore: revision, revisionAfter: revision, digestBefore: digestNow, digestAfter: digestNow, patch: [], prev: digest(lines[lines.length - 1]!), ...{ detached } };
+  await ports.fs.append(paths.historyFile(id), `${encodeHistoryLine(note)}\n`);
+  return repairs;
+}
+
+/** The moved item as its own history last recorded it, under its new id. */
+function replay(entries: readonly HistoryEntry[], newId: string, oldId: string, hasher: Hasher): { item: Item; exact: boolean } {
+  let doc: Record<string, unknown> = {};
+  for (const entry of entries) if (entry.patch.length > 0) doc = applyPatch(doc, entry.patch);
+  const recorded = doc as unknown as Item;
+  const exact = digestOf(hasher, serializeItem(recorded)) === entries[entries.length - 1]!.digestAfter;
+  const swap = (ref: string) => (ref === oldId ? newId : ref);
+  const item: Item = { ...recorded, id: newId, blockedBy: (recorded.blockedBy ?? []).map(swap), related: (recorded.related ?? []).map(swap), ...(recorded.parent ? { parent: swap(recorded.parent) } : {}) };
+  return { item, exact };
+}
+
+async function referencing(fs: FileSystem, paths: TrackerPaths, id: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const { name } of await fs.scan(paths.items)) {
+    if (!name.endsWith('.md') || name === `${id}.md`) continue;
+    try {
+      const item = parseItem((await fs.readText(`${paths.items}/${name}`)) ?? '', name);
+      if (item.parent === id || item.blockedBy.includes(id) || item.related.includes(id)) out.push(item.id);
+    } catch {
+      // A file that does not parse is pm validate's to report.
+    }
+  }
+  return out.sort();
+}
+
+async function freshId(ports: IdCollisionPorts, paths: TrackerPaths, prefix: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const id = `${prefix}-${ports.ids.randomBase36(attempt < 10 ? 6 : 8)}`;
+    if (!(await ports.fs.stat(paths.itemFile(id))) && !(await ports.fs.stat(paths.historyFile(id)))) return id;
+  }
+  throw new Error('could not allocate a fresh item id after 20 attempts');
+}

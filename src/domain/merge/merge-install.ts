@@ -1,0 +1,150 @@
+import type { FileSystem } from '../../ports/file-system.js';
+import type { GitConfig } from '../../ports/git-config.js';
+import { ValidationError } from '../errors/index.js';
+import { TRACKER_DIR } from '../tracker/root-locator.js';
+import { joinPath } from '../util/paths.js';
+
+/** The git merge driver names pm registers (`merge=<name>` in .gitattributes). */
+export const ITEM_DRIVER = 'pm-item';
+export const HISTORY_DRIVER = 'pm-history';
+
+const FENCE_START = '# >>> pm merge drivers (added by `pm merge install`; `pm merge uninstall` removes this block)';
+const FENCE_END = '# <<< pm merge drivers';
+
+/** What install or uninstall did (or found already done). */
+export interface MergeInstallReport {
+  readonly installed: boolean;
+  /** False when everything already was as asked (running it again changes nothing). */
+  readonly changed: boolean;
+  readonly gitConfig: readonly { readonly key: string; readonly value: string | null }[];
+  readonly attributesFile: string;
+  /** Keys left in place because someone else changed them (uninstall only). */
+  readonly kept: readonly string[];
+}
+
+/**
+ * Registers and removes pm's semantic merge drivers (docs/TRACKER.md "Merges"): the driver
+ * commands go into the clone-local `.git/config` (never committed: each clone runs its own pm),
+ * the `merge=` attributes into a fenced block of the project's `.gitattributes` (committed, so
+ * every clone merges the same files the same way). Uninstall removes exactly what install added:
+ * the block, the keys it set (still with the values it set), and the file or sections when
+ * nothing else is left in them.
+ */
+export class MergeInstaller {
+  /**
+   * @param projectDir the directory holding `.agents/pm`
+   * @param command how git runs this pm: the argv prefix before `merge driver ...`, each word
+   *   already quoted for a POSIX shell
+   */
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly git: GitConfig,
+    private readonly projectDir: string,
+    private readonly command: string,
+  ) {}
+
+  get attributesFile(): string {
+    return joinPath(this.projectDir, '.gitattributes');
+  }
+
+  /** The local config entries install writes. */
+  wanted(): { key: string; value: string }[] {
+    return [
+      { key: `merge.${ITEM_DRIVER}.name`, value: 'pm item files: field-level three-way merge' },
+      { key: `merge.${ITEM_DRIVER}.driver`, value: `${this.command} merge driver item %O %A %B %P %L` },
+      { key: `merge.${HISTORY_DRIVER}.name`, value: 'pm history files: keep every line, join the chains' },
+      { key: `merge.${HISTORY_DRIVER}.driver`, value: `${this.command} merge driver history %O %A %B %P` },
+    ];
+  }
+
+  /** Whether both drivers are registered and the attributes block is present. */
+  async installed(): Promise<boolean> {
+    if (!(await this.git.isRepository(this.projectDir))) return false;
+    const present = await this.presentEntries();
+    const text = (await this.fs.readText(this.attributesFile)) ?? '';
+    return this.wanted().every(({ key }) => present.has(key.toLowerCase())) && text.includes(FENCE_START);
+  }
+
+  async install(): Promise<MergeInstallReport> {
+    await this.requireRepository();
+    const present = await this.presentEntries();
+    let changed = false;
+    for (const { key, value } of this.wanted()) {
+      if (present.get(key.toLowerCase()) === value) continue;
+      await this.git.set(this.projectDir, key, value);
+      changed = true;
+    }
+    const text = (await this.fs.readText(this.attributesFile)) ?? '';
+    const block = this.block();
+    const without = removeBlock(text);
+    const next = `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${block}`;
+    if (removeBlock(text) === text || extractBlock(text) !== block) {
+      await this.fs.writeAtomic(this.attributesFile, next);
+      changed = true;
+    }
+    return { installed: true, changed, gitConfig: this.wanted(), attributesFile: this.attributesFile, kept: [] };
+  }
+
+  async uninstall(): Promise<MergeInstallReport> {
+    await this.requireRepository();
+    let changed = false;
+    const kept: string[] = [];
+    const removed: { key: string; value: null }[] = [];
+    for (const driver of [ITEM_DRIVER, HISTORY_DRIVER]) {
+      const section = `merge.${driver}`;
+      const entries = await this.git.entries(this.projectDir, section);
+      if (entries.length === 0) continue;
+      const ours = this.wanted().filter(({ key }) => key.startsWith(`${section}.`));
+      const mine = entries.filter((entry) => ours.some((w) => w.key.toLowerCase() === entry.key.toLowerCase() && w.value === entry.value));
+      if (mine.length === entries.length) await this.git.removeSection(this.projectDir, section);
+      else for (const entry of mine) await this.git.unset(this.projectDir, entry.key);
+      for (const entry of entries) {
+        if (mine.includes(entry)) removed.push({ key: entry.key, value: null });
+        else kept.push(entry.key);
+      }
+      changed ||= mine.length > 0;
+    }
+    const text = await this.fs.readText(this.attributesFile);
+    if (text !== undefined && removeBlock(text) !== text) {
+      const rest = removeBlock(text);
+      if (rest.trim() === '') await this.fs.remove(this.attributesFile);
+      else await this.fs.writeAtomic(this.attributesFile, rest);
+      changed = true;
+    }
+    return { installed: false, changed, gitConfig: removed, attributesFile: this.attributesFile, kept };
+  }
+
+  private block(): string {
+    const dir = `/${TRACKER_DIR}`;
+    return `${FENCE_START}\n${dir}/items/*.md merge=${ITEM_DRIVER}\n${dir}/history/*.jsonl merge=${HISTORY_DRIVER}\n${FENCE_END}\n`;
+  }
+
+  private async presentEntries(): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const driver of [ITEM_DRIVER, HISTORY_DRIVER]) {
+      for (const entry of await this.git.entries(this.projectDir, `merge.${driver}`)) out.set(entry.key.toLowerCase(), entry.value);
+    }
+    return out;
+  }
+
+  private async requireRepository(): Promise<void> {
+    if (!(await this.git.isRepository(this.projectDir))) {
+      throw new ValidationError(`${this.projectDir} is not in a git repository: run 'git init' first (merge drivers are git configuration)`, { dir: this.projectDir });
+    }
+  }
+}
+
+/** The text without pm's fenced block. */
+function removeBlock(text: string): string {
+  const start = text.indexOf(FENCE_START);
+  if (start < 0) return text;
+  const endMark = text.indexOf(FENCE_END, start);
+  const end = endMark < 0 ? text.length : endMark + FENCE_END.length + (text[endMark + FENCE_END.length] === '\n' ? 1 : 0);
+  return text.slice(0, start) + text.slice(end);
+}
+
+function extractBlock(text: string): string | undefined {
+  const start = text.indexOf(FENCE_START);
+  if (start < 0) return undefined;
+  return text.slice(start, text.length - removeBlock(text).length + start);
+}
