@@ -51,6 +51,10 @@ type Statement = BetterSqlite3.Statement;
 const DIGEST_MODULUS = 2 ** 48;
 /** The terminal statuses as an SQL list of literals (a fixed set of plain words). */
 const TERMINAL_SQL = [...TERMINAL_STATUSES].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
+/** Transactions of at least this many changes run with a page cache of {@link LARGE_BATCH_CACHE_KIB}. */
+const LARGE_BATCH = 1000;
+/** Negative: KiB (SQLite's convention), 64 MiB. */
+const LARGE_BATCH_CACHE_KIB = -65536;
 /** How long a statement waits for another process's write to the database (ms). */
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -131,7 +135,16 @@ export class SqliteItemIndex implements ItemIndexStore {
       this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
       return applied;
     });
-    return run.immediate(changes);
+    if (changes.length < LARGE_BATCH) return run.immediate(changes);
+    // A large batch (a rebuild, a pull) touches pages all over every B-tree: keep them in memory
+    // for the transaction instead of re-reading them from the file, then give the memory back.
+    const cache = db.pragma('cache_size', { simple: true }) as number;
+    db.pragma(`cache_size = ${LARGE_BATCH_CACHE_KIB}`);
+    try {
+      return run.immediate(changes);
+    } finally {
+      db.pragma(`cache_size = ${cache}`);
+    }
   }
 
   digest(): number {
@@ -311,10 +324,13 @@ export class SqliteItemIndex implements ItemIndexStore {
    */
   private refreshMarks(touched: ReadonlySet<string>, related: ReadonlySet<string>): void {
     const terminal = TERMINAL_SQL;
-    this.stmt(`UPDATE items SET
-        blocked = EXISTS (SELECT 1 FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${terminal}))),
-        busy = EXISTS (SELECT 1 FROM items c WHERE c.parent = items.id AND c.status NOT IN (${terminal}))
-      WHERE rid IN (SELECT rid FROM items WHERE id IN (SELECT value FROM json_each(?)) UNION SELECT rid FROM links WHERE kind = 0 AND target IN (SELECT value FROM json_each(?)))`)
+    // Only rows whose marks change are written (each write also rewrites their entries in items_next and items_queue).
+    this.stmt(`WITH target(rid) AS (SELECT rid FROM items WHERE id IN (SELECT value FROM json_each(?)) UNION SELECT rid FROM links WHERE kind = 0 AND target IN (SELECT value FROM json_each(?))),
+      marks(rid, blocked, busy) AS (SELECT i.rid,
+        EXISTS (SELECT 1 FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.rid = i.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${terminal}))),
+        EXISTS (SELECT 1 FROM items c WHERE c.parent = i.id AND c.status NOT IN (${terminal}))
+        FROM target t JOIN items i ON i.rid = t.rid)
+      UPDATE items SET blocked = m.blocked, busy = m.busy FROM marks m WHERE items.rid = m.rid AND (items.blocked <> m.blocked OR items.busy <> m.busy)`)
       .run(JSON.stringify([...touched, ...related]), JSON.stringify([...touched]));
   }
 
