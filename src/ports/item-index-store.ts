@@ -111,17 +111,19 @@ export interface IndexPage {
 
 /**
  * What next asks of the index: items with status `status` (and the given types and tags)
- * sorted into categories, first match wins:
- * - blocked: a blocker is missing from the index or has a status outside `terminal`;
+ * sorted into categories, first match wins (a terminal status is one of the tracker's
+ * TERMINAL_STATUSES, closed and canceled; docs/TRACKER.md "The derived index"):
+ * - blocked: a blocker is missing from the index or has a status that is not terminal;
  * - claimed: claimHolder set, claimExpiresAt > `nowIso` and claimHolder is not `assignee`;
  * - claimed: assignee set, the query names an `assignee`, and they differ;
- * - container: some item whose parent is this one has a status outside `terminal`;
+ * - container: some item whose parent is this one has a status that is not terminal;
  * - ready: everything else.
  * The ready items come in (priority, created, id) ascending order, at most `limit` of them.
+ * The terminal statuses are fixed rather than asked for, so a store can keep the blocked and
+ * container marks up to date as changes apply instead of deriving them per query.
  */
 export interface ReadinessQuery {
   readonly status: string;
-  readonly terminal: readonly string[];
   readonly nowIso: string;
   readonly assignee?: string;
   readonly types?: readonly string[];

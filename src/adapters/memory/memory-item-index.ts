@@ -1,3 +1,4 @@
+import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
@@ -123,7 +124,7 @@ export class MemoryItemIndex implements ItemIndexStore {
   }
 
   readiness(query: ReadinessQuery): Readiness {
-    const terminal = new Set(query.terminal);
+    const terminal = TERMINAL_STATUSES;
     const all = this.items();
     const statusOf = new Map(all.map((item) => [item.id, item.status]));
     const openParents = new Set(all.filter((item) => item.parent !== undefined && !terminal.has(item.status)).map((item) => item.parent!));

@@ -3,12 +3,15 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 4;
+export const SQLITE_INDEX_SCHEMA = 5;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
- * `items` the indexed fields (kept narrow, so scans of 100k rows stay in few pages; items_ready
- * and items_id_status cover what next's categories read, so they never visit the rows), `texts` the
+ * `items` the indexed fields (kept narrow, so scans of 100k rows stay in few pages) with two
+ * readiness flags kept up to date by every applied change: `blocked` (a blocker is missing or
+ * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
+ * what next counts, items_queue orders the unblocked open items as next picks them, so next
+ * reads the few rows it returns instead of classifying every open item. `texts` the
  * lowercased body and comments, `tags` and `links` (kind 0: blocker, 1: related) the list fields
  * as rows so filters use indexes, and `fts` a trigram full-text index of the lowercased title
  * and body: contentless (the texts live in `items`), no positions (detail=none): it narrows a
@@ -29,12 +32,11 @@ CREATE TABLE IF NOT EXISTS items(
   status TEXT NOT NULL, priority INTEGER NOT NULL, tags TEXT NOT NULL, parent TEXT, assignee TEXT,
   claim_holder TEXT, claim_expires TEXT, blocked_by TEXT NOT NULL, related TEXT NOT NULL,
   created TEXT NOT NULL, updated TEXT NOT NULL, revision INTEGER NOT NULL, comments INTEGER NOT NULL,
-  title_lc TEXT NOT NULL
+  title_lc TEXT NOT NULL, blocked INTEGER NOT NULL DEFAULT 0, busy INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS texts(rid INTEGER PRIMARY KEY, body_lc TEXT NOT NULL, comments_lc TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS items_status ON items(status);
-CREATE INDEX IF NOT EXISTS items_ready ON items(status, type, claim_holder, claim_expires, assignee, id);
-CREATE INDEX IF NOT EXISTS items_id_status ON items(id, status);
+CREATE INDEX IF NOT EXISTS items_next ON items(status, blocked, busy, claim_holder, claim_expires, assignee, type);
+CREATE INDEX IF NOT EXISTS items_queue ON items(status, blocked, busy, priority, created, id);
 CREATE INDEX IF NOT EXISTS items_priority ON items(priority, created, id);
 CREATE INDEX IF NOT EXISTS items_created ON items(created, id);
 CREATE INDEX IF NOT EXISTS items_updated ON items(updated, id);

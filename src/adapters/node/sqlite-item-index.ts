@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
@@ -25,7 +26,34 @@ import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_S
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
 
+/**
+ * How {@link SqliteItemIndex.page} finds a page. With at least `sortBelow` matches it walks the
+ * sort's index, testing at most `walk` rows; otherwise (or when the walk found too few) it
+ * sorts the matching rowids. Either way the answer is the same; only the cost differs.
+ */
+export interface PageTuning {
+  readonly sortBelow: number;
+  readonly walk: number;
+}
+
+const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000 };
+
+/** The index that holds the items in each list order (the sort fields, id last). */
+const SORT_INDEXES: Readonly<Record<string, string>> = {
+  'priority,created,id': 'items_priority',
+  'created,id': 'items_created',
+  'updated,id': 'items_updated',
+  'titleText,id': 'items_title',
+  id: 'sqlite_autoindex_items_1',
+};
+
 const DIGEST_MODULUS = 2 ** 48;
+/** The terminal statuses as an SQL list of literals (a fixed set of plain words). */
+const TERMINAL_SQL = [...TERMINAL_STATUSES].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
+/** Transactions of at least this many changes run with a page cache of {@link LARGE_BATCH_CACHE_KIB}. */
+const LARGE_BATCH = 1000;
+/** Negative: KiB (SQLite's convention), 64 MiB. */
+const LARGE_BATCH_CACHE_KIB = -65536;
 /** How long a statement waits for another process's write to the database (ms). */
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -46,10 +74,12 @@ export class SqliteItemIndex implements ItemIndexStore {
   /**
    * @param path the database file (created with its directory when missing)
    * @param opener how to open it; default: this runtime's driver, loaded at the first open
+   * @param tuning when a page walks the sort's index instead of sorting the matches
    */
   constructor(
     private readonly path: string,
     private readonly opener?: SqliteOpener,
+    private readonly tuning: PageTuning = DEFAULT_TUNING,
   ) {}
 
   open(): IndexOpening {
@@ -80,10 +110,16 @@ export class SqliteItemIndex implements ItemIndexStore {
     const run = db.transaction((list: readonly IndexChange[]) => {
       let digest = this.digest();
       let applied = 0;
+      const touched = new Set<string>();
+      const related = new Set<string>();
       for (const change of list) {
         const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
         const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
         if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
+        touched.add(id);
+        const parent = this.stmt('SELECT parent FROM items WHERE id = ?').pluck().get(id) as string | null | undefined;
+        if (parent) related.add(parent);
+        if (change.kind === 'item' && change.item.parent !== undefined) related.add(change.item.parent);
         if (current) digest = modulo(digest - current.hash);
         if (change.kind !== 'item') this.removeItem(id);
         if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
@@ -96,10 +132,20 @@ export class SqliteItemIndex implements ItemIndexStore {
         }
         applied++;
       }
+      if (touched.size > 0) this.refreshMarks(touched, related);
       this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
       return applied;
     });
-    return run.immediate(changes);
+    if (changes.length < LARGE_BATCH) return run.immediate(changes);
+    // A large batch (a rebuild, a pull) touches pages all over every B-tree: keep them in memory
+    // for the transaction instead of re-reading them from the file, then give the memory back.
+    const cache = db.pragma('cache_size', { simple: true }) as number;
+    db.pragma(`cache_size = ${LARGE_BATCH_CACHE_KIB}`);
+    try {
+      return run.immediate(changes);
+    } finally {
+      db.pragma(`cache_size = ${cache}`);
+    }
   }
 
   digest(): number {
@@ -169,48 +215,56 @@ export class SqliteItemIndex implements ItemIndexStore {
     return this.stmt('SELECT count(*) FROM items').pluck().get() as number;
   }
 
+  /**
+   * A page in two steps: the rowids first, then the rows of just those (sorting rowids and
+   * keys, never the texts). When many items match, the sort's index is walked in order with
+   * the filter tested per row, at most {@link PageTuning.walk} rows; a walk that finds too few
+   * (the matches lie far down the order) and small match sets are sorted instead.
+   */
   page(query: IndexPageQuery): IndexPage {
     const where = filterSql(query.filter);
     const columns = sortColumns(query.sort);
     const direction = query.descending ? 'DESC' : 'ASC';
     const order = columns.map((column) => `${column} ${direction}`).join(', ');
     const after = query.after ? ` AND (${columns.join(', ')}) ${query.descending ? '<' : '>'} (${columns.map(() => '?').join(', ')})` : '';
+    const afterParams = query.after ?? [];
     const read = this.requireDb().transaction(() => {
       const total = this.stmt(`SELECT count(*) FROM items i WHERE ${where.sql}`).pluck().get(...where.params) as number;
-      const rows = this.stmt(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).raw().all(...where.params, ...(query.after ?? []), query.limit) as ItemRow[];
-      return { items: rows.map(rowToItem), total };
+      let rids: number[] | undefined;
+      const index = SORT_INDEXES[query.sort.join(',')];
+      if (index && total >= this.tuning.sortBelow) {
+        const walked = this.stmt(`SELECT rid, ok FROM (SELECT i.rid AS rid, (${where.sql}) AS ok FROM items i INDEXED BY ${index} WHERE 1${after} ORDER BY ${order} LIMIT ?) WHERE ok LIMIT ?`)
+          .raw().all(...where.params, ...afterParams, this.tuning.walk, query.limit) as [number, number][];
+        if (walked.length === query.limit) rids = walked.map(([rid]) => rid);
+      }
+      rids ??= this.stmt(`SELECT i.rid FROM items i WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).pluck().all(...where.params, ...afterParams, query.limit) as number[];
+      return { items: this.rowsOf(rids), total };
     });
     return read.deferred();
   }
 
+  /**
+   * The counts come from one pass over the covering index items_next (the marks are kept by
+   * {@link apply}); the ready items from items_queue, which holds the unblocked open items in
+   * next's order, so only the rows returned and the claimed or assigned ones before them are read.
+   */
   readiness(query: ReadinessQuery): Readiness {
-    const terminal = query.terminal.length ? query.terminal : [''];
-    const marks = terminal.map(() => '?').join(', ');
     const where = filterSql({ statuses: [query.status], ...(query.types?.length ? { types: query.types } : {}), ...(query.tagsAll?.length ? { tagsAll: query.tagsAll } : {}) });
     const assignee = query.assignee ?? null;
-    // The blocked items and the containers with unfinished children, each found once from the
-    // (few) links and parents, then looked up per candidate.
-    const sets = `WITH blocked(rid) AS (SELECT l.rid FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${marks}))),
-      busy(id) AS (SELECT parent FROM items WHERE parent IS NOT NULL AND status NOT IN (${marks}))`;
-    const category = `CASE
-      WHEN i.rid IN blocked THEN 1
-      WHEN i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?) THEN 2
-      WHEN i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ? THEN 2
-      WHEN i.id IN busy THEN 3
-      ELSE 0 END`;
-    const setParams = [...terminal, ...terminal];
-    const categoryParams = [query.nowIso, assignee, assignee, assignee, assignee];
+    const claimed = `((i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?)) OR (i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ?))`;
+    const claimedParams = [query.nowIso, assignee, assignee, assignee, assignee];
     const read = this.requireDb().transaction(() => {
       const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
-      for (const [kind, count] of this.stmt(`${sets} SELECT ${category} AS category, count(*) FROM items i WHERE ${where.sql} GROUP BY category`).raw().all(...setParams, ...categoryParams, ...where.params) as [number, number][]) {
+      const category = `CASE WHEN i.blocked = 1 THEN 1 WHEN ${claimed} THEN 2 WHEN i.busy = 1 THEN 3 ELSE 0 END`;
+      for (const [kind, count] of this.stmt(`SELECT ${category} AS category, count(*) FROM items i INDEXED BY items_next WHERE ${where.sql} GROUP BY category`).raw().all(...claimedParams, ...where.params) as [number, number][]) {
         counts.open += count;
         if (kind === 0) counts.ready += count;
         else if (kind === 1) counts.blocked += count;
         else if (kind === 2) counts.claimed += count;
         else counts.containers += count;
       }
-      const rows = this.stmt(`${sets} SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE ${where.sql} AND (${category}) = 0 ORDER BY i.priority, i.created, i.id LIMIT ?`).raw().all(...setParams, ...where.params, ...categoryParams, query.limit) as ItemRow[];
-      return { counts, ready: rows.map(rowToItem) };
+      const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} ORDER BY i.priority, i.created, i.id LIMIT ?`).pluck().all(...where.params, ...claimedParams, query.limit) as number[];
+      return { counts, ready: this.rowsOf(rids) };
     });
     return read.deferred();
   }
@@ -262,6 +316,31 @@ export class SqliteItemIndex implements ItemIndexStore {
 
   close(): void {
     this.closeDb();
+  }
+
+  /**
+   * Recomputes the readiness marks of the items a transaction may have changed them for: the
+   * changed items themselves, their parents before and after (`related`), and every item that
+   * names a changed item as a blocker.
+   */
+  private refreshMarks(touched: ReadonlySet<string>, related: ReadonlySet<string>): void {
+    const terminal = TERMINAL_SQL;
+    // Only rows whose marks change are written (each write also rewrites their entries in items_next and items_queue).
+    this.stmt(`WITH target(rid) AS (SELECT rid FROM items WHERE id IN (SELECT value FROM json_each(?)) UNION SELECT rid FROM links WHERE kind = 0 AND target IN (SELECT value FROM json_each(?))),
+      marks(rid, blocked, busy) AS (SELECT i.rid,
+        EXISTS (SELECT 1 FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.rid = i.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${terminal}))),
+        EXISTS (SELECT 1 FROM items c WHERE c.parent = i.id AND c.status NOT IN (${terminal}))
+        FROM target t JOIN items i ON i.rid = t.rid)
+      UPDATE items SET blocked = m.blocked, busy = m.busy FROM marks m WHERE items.rid = m.rid AND (items.blocked <> m.blocked OR items.busy <> m.busy)`)
+      .run(JSON.stringify([...touched, ...related]), JSON.stringify([...touched]));
+  }
+
+  /** The items of these rowids, in the order given. */
+  private rowsOf(rids: readonly number[]): IndexedItem[] {
+    if (rids.length === 0) return [];
+    const rows = this.stmt(`SELECT i.rid, ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE i.rid IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(rids)) as [number, ...ItemRow][];
+    const byRid = new Map(rows.map(([rid, ...row]) => [rid, rowToItem(row as ItemRow)]));
+    return rids.map((rid) => byRid.get(rid)!);
   }
 
   /** Inserts or replaces an item's rows, keeping its rowid and the unchanged comment lines. */

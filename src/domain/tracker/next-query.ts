@@ -1,4 +1,3 @@
-import { TERMINAL_STATUSES } from './config.js';
 import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
 
@@ -29,7 +28,6 @@ export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: st
   const keep = (query.alternatives ?? 3) + 1;
   const { counts, ready } = index.readiness({
     status: 'open',
-    terminal: [...TERMINAL_STATUSES],
     nowIso,
     ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
     ...(query.type?.length ? { types: query.type } : {}),

@@ -1,5 +1,5 @@
 import type { FileSignature } from '../../../src/ports/file-system.js';
-import type { IndexChange, IndexedItem, ItemIndexStore } from '../../../src/ports/item-index-store.js';
+import type { IndexChange, IndexedItem, IndexSortField, ItemIndexStore } from '../../../src/ports/item-index-store.js';
 
 /** A deterministic PRNG (mulberry32), so a failing random case can be replayed. */
 export function prng(seed: number): () => number {
@@ -183,7 +183,7 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
         const sorted = [...expected].sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? 1 : -1) : a.updated < b.updated ? 1 : -1));
         expect(result.items.map((e) => e.id)).toEqual(sorted.slice(0, 7).map((e) => e.id));
       }
-      const readiness = store.readiness({ status: 'open', terminal: ['closed', 'canceled'], nowIso: '2026-03-01T00:00:00.000Z', assignee: 'ana', limit: 5 });
+      const readiness = store.readiness({ status: 'open', nowIso: '2026-03-01T00:00:00.000Z', assignee: 'ana', limit: 5 });
       const expectedReady = referenceReadiness(all, 'ana', '2026-03-01T00:00:00.000Z');
       expect(readiness.counts).toEqual(expectedReady.counts);
       expect(readiness.ready.map((e) => e.id)).toEqual(expectedReady.ready.slice(0, 5));
@@ -204,6 +204,85 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(overview.claims.map((c) => c.id)).toEqual(
         all.filter((e) => e.claimHolder && e.claimExpiresAt! > '2026-03-01T00:00:00.000Z').sort((a, b) => (a.claimExpiresAt === b.claimExpiresAt ? (a.id < b.id ? -1 : 1) : a.claimExpiresAt! < b.claimExpiresAt! ? -1 : 1)).map((e) => e.id),
       );
+    });
+
+    it('keeps next\'s categories right while blockers, parents, claims and items change', () => {
+      const random = prng(7);
+      const all = new Map(population(random, 60).map((e) => [e.id, e]));
+      store.apply([...all.values()].map((e, n) => put(e, n)));
+      const ids = [...all.keys()];
+      const pick = () => ids[Math.floor(random() * ids.length)]!;
+      for (let round = 0; round < 40; round++) {
+        const id = pick();
+        const current = all.get(id);
+        const roll = random();
+        if (roll < 0.15 || !current) {
+          if (current && roll < 0.1) {
+            all.delete(id);
+            store.apply([{ kind: 'gone', id }]);
+          } else if (!current) {
+            const again = entry(id, { status: 'open', blockedBy: random() < 0.5 ? [pick()] : [], ...(random() < 0.5 ? { parent: pick() } : {}) });
+            all.set(id, again);
+            store.apply([put(again, 100 + round)]);
+          } else {
+            all.delete(id);
+            store.apply([{ kind: 'problem', problem: { id, message: 'broken' }, file: { signature: sig(200 + round), hash: 7, racy: false } }]);
+          }
+        } else {
+          const status = ['open', 'open', 'closed', 'canceled', 'in_progress', 'draft'][Math.floor(random() * 6)]!;
+          const { parent: _parent, ...rest } = current;
+          const parent = random() < 0.3 ? pick() : random() < 0.5 ? undefined : current.parent;
+          const changed: IndexedItem = {
+            ...rest,
+            status,
+            ...(parent !== undefined && parent !== id ? { parent } : {}),
+            blockedBy: random() < 0.3 ? [pick()] : random() < 0.3 ? [] : current.blockedBy,
+          };
+          all.set(id, changed);
+          store.apply([put(changed, 300 + round)]);
+        }
+        for (const assignee of [undefined, 'ana']) {
+          const types = round % 3 === 0 ? ['Task'] : undefined;
+          const got = store.readiness({ status: 'open', nowIso: '2026-03-01T00:00:00.000Z', ...(assignee ? { assignee } : {}), ...(types ? { types } : {}), limit: 4 });
+          const want = referenceReadiness([...all.values()].filter((e) => !types || types.includes(e.type)), assignee, '2026-03-01T00:00:00.000Z', [...all.values()]);
+          expect(got.counts).toEqual(want.counts);
+          expect(got.ready.map((e) => e.id)).toEqual(want.ready.slice(0, 4));
+        }
+      }
+    });
+
+    it('pages through every order in both directions with cursors, like the reference', () => {
+      const random = prng(11);
+      const all = population(random, 90);
+      store.apply(all.map((e, n) => put(e, n)));
+      const orders: (readonly IndexSortField[])[] = [['priority', 'created', 'id'], ['created', 'id'], ['updated', 'id'], ['titleText', 'id'], ['id']];
+      const filters = [{}, { statuses: ['open'] }, { excludeStatuses: ['closed', 'canceled'] }, { tagsAll: ['api'] }, { assignee: 'cy' }, { text: 'ka' }];
+      for (const sort of orders) {
+        for (const descending of [false, true]) {
+          for (const filter of filters) {
+            const value = (e: IndexedItem, field: IndexSortField) => (field === 'titleText' ? e.text.title : e[field]);
+            const want = all.filter((e) => matches(e, filter)).sort((a, b) => {
+              for (const field of sort) {
+                const x = value(a, field);
+                const y = value(b, field);
+                if (x !== y) return (typeof x === 'string' ? byCodePoint(x, String(y)) : x < Number(y) ? -1 : 1) * (descending ? -1 : 1);
+              }
+              return 0;
+            }).map((e) => e.id);
+            const got: string[] = [];
+            let after: (string | number)[] | undefined;
+            for (;;) {
+              const page = store.page({ filter, sort, descending, ...(after ? { after } : {}), limit: 6 });
+              expect(page.total).toBe(want.length);
+              got.push(...page.items.map((e) => e.id));
+              const last = page.items[page.items.length - 1];
+              if (page.items.length < 6 || !last) break;
+              after = sort.map((field) => value(last, field));
+            }
+            expect(got).toEqual(want);
+          }
+        }
+      }
     });
 
     it('keeps searching comments right as they are added, edited and removed', () => {
@@ -237,6 +316,14 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
   });
 }
 
+/** Strings in code point order (the port's order), not JavaScript's UTF-16 code unit order. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
 type Filter = Parameters<ItemIndexStore['page']>[0]['filter'];
 
 function matches(e: IndexedItem, f: Filter): boolean {
@@ -251,9 +338,9 @@ function matches(e: IndexedItem, f: Filter): boolean {
     && (f.text === undefined || e.text.title.includes(f.text) || e.text.body.includes(f.text));
 }
 
-function referenceReadiness(all: IndexedItem[], assignee: string, now: string) {
+function referenceReadiness(all: IndexedItem[], assignee: string | undefined, now: string, everything: IndexedItem[] = all) {
   const terminal = new Set(['closed', 'canceled']);
-  const status = new Map(all.map((e) => [e.id, e.status]));
+  const status = new Map(everything.map((e) => [e.id, e.status]));
   const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
   const ready: IndexedItem[] = [];
   for (const e of all) {
@@ -261,8 +348,8 @@ function referenceReadiness(all: IndexedItem[], assignee: string, now: string) {
     counts.open++;
     if (e.blockedBy.some((b) => !terminal.has(status.get(b) ?? 'open'))) counts.blocked++;
     else if (e.claimHolder && (e.claimExpiresAt ?? '') > now && e.claimHolder !== assignee) counts.claimed++;
-    else if (e.assignee && e.assignee !== assignee) counts.claimed++;
-    else if (all.some((c) => c.parent === e.id && !terminal.has(c.status))) counts.containers++;
+    else if (e.assignee && assignee !== undefined && e.assignee !== assignee) counts.claimed++;
+    else if (everything.some((c) => c.parent === e.id && !terminal.has(c.status))) counts.containers++;
     else {
       counts.ready++;
       ready.push(e);

@@ -8,6 +8,8 @@ import { describeItemIndexContract, entry, put } from '../item-index-contract.js
 const dir = useTempDir('pm-sqlite-index-');
 
 describeItemIndexContract('SqliteItemIndex', async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`));
+// Pages walk the sort's index from the first match on, and fall back to sorting after 8 rows.
+describeItemIndexContract('SqliteItemIndex walking short', async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, undefined, { sortBelow: 1, walk: 8 }));
 
 describe('SqliteItemIndex lifecycle', () => {
   it('creates a missing database, then finds it again with its rows', () => {
