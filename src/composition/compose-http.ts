@@ -71,6 +71,7 @@ export async function composeHttpServer(
     index: { follow: 'watch' },
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     authorization: httpAuthModule,
     modules: [constants, httpTransportModule],
   });
@@ -78,6 +79,7 @@ export async function composeHttpServer(
     tracker: await container.getAsync(IDS.Tracker),
     server: await container.getAsync(IDS.McpServer),
     dispatcher: await container.getAsync(IDS.McpDispatcher),
+    usage: await container.getAsync(IDS.McpUsage),
     auth: await container.getAsync(IDS.HttpAuth),
     transport: await container.getAsync(IDS.HttpTransport),
   };

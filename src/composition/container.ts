@@ -1,5 +1,6 @@
 import { Container, ContainerModule } from 'inversify';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import type { Telemetry } from '../ports/telemetry.js';
 import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
 import { localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
@@ -27,6 +28,8 @@ export interface ContainerOptions {
    * one-shot process must; long-lived servers watch).
    */
   readonly index?: TrackerIndexMode;
+  /** OpenTelemetry (createOtelTelemetry), when the settings turned it on. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -41,6 +44,7 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
     bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
     bind(IDS.TrackerIndexMode).toConstantValue(options.index ?? { follow: 'check' });
+    bind(IDS.Telemetry).toConstantValue(options.telemetry);
   });
   const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));

@@ -13,6 +13,11 @@ import { httpSettingsFromArgs, PM_MCP_HTTP_USAGE, type HttpSettings } from './ht
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { settingsFromEnv, type Settings } from './settings.js';
+import { PM_SERVER_RUN } from './mcp-module.js';
+import { createOtelTelemetry } from './otel-composition.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
+import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
 
 /** What a host embedding pm-mcp-http's entry point may add. */
 export interface HttpMainOptions {
@@ -66,9 +71,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
   }
   let app: HttpServerApp;
   let createdTracker: string | undefined;
+  let telemetry: Telemetry | undefined;
   try {
     createdTracker = await ensureTracker(settings, http.initTracker);
-    app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(options.extensions ? { extensions: options.extensions } : {}) });
+    telemetry = await createOtelTelemetry(settings.otel, 'pm-mcp-http');
+    app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(options.extensions ? { extensions: options.extensions } : {}), ...(telemetry ? { telemetry } : {}) });
     await app.dispatcher.prepare(); // a bad config.yaml stops the server before it serves
     await app.transport.start(app.dispatcher);
   } catch (error) {
@@ -81,6 +88,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
   log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
   log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
   log.line(`authorization: ${app.auth.reason}`);
+  log.line(`legacy adapter: ${settings.legacyAdapter} (PM_MCP_LEGACY); OpenTelemetry: ${telemetry ? [settings.otel.traces ? 'traces' : '', settings.otel.metrics ? 'metrics' : ''].filter(Boolean).join(' and ') + ' over OTLP/HTTP' : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export)'}`);
+  const usage = logUsageEvery(app.usage, USAGE_LOG_INTERVAL_MS);
   log.line(`browser origins allowed: ${[...app.transport.security.origins].join(', ') || '(none)'}`);
   process.stderr.write(clientConfiguration(url, app.tracker.paths.root, app.auth.mode === 'jwt'));
   process.stdout.write(`${url}\n`);
@@ -95,11 +104,31 @@ export async function main(argv: readonly string[] = process.argv.slice(2), opti
     const inFlight = app.transport.inFlight;
     log.line(`${signal}: shutting down (finishing ${inFlight} in-flight request${inFlight === 1 ? '' : 's'})`);
     await app.transport.close();
+    usage.stop();
+    await telemetry?.shutdown().catch((error: unknown) => log.error('OpenTelemetry shutdown', error));
     await app.tracker.dispose();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** How often the usage totals are written to the log (besides first sight and shutdown). */
+const USAGE_LOG_INTERVAL_MS = 10 * 60_000;
+
+/** Writes the usage totals every `intervalMs` (the timer never keeps the process alive) and once more on `stop`. */
+function logUsageEvery(usage: McpUsageCounter, intervalMs: number): { stop(): void } {
+  const write = () => {
+    for (const row of usage.snapshot()) log.line(formatMcpUsageLine(PM_SERVER_RUN, row));
+  };
+  const timer = setInterval(write, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      write();
+    },
+  };
 }
 
 /** Reports a startup problem and exits non-zero (PmError exit codes, 1 otherwise). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OTEL_ENV_NAMES, otelSettingsInput, otelSettingsSchema } from './otel-settings.js';
 
 /**
  * Process configuration, parsed once by zod at startup from the environment (and CLI
@@ -29,6 +30,14 @@ export const settingsSchema = z.object({
    * purged (default one hour; 1 s to 7 days); docs/INTERACTION.md "Durable tasks".
    */
   taskTtlMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(3_600_000),
+  /**
+   * PM_MCP_LEGACY: whether the MCP servers serve initialize-era (2025-11-25, 2025-06-18)
+   * clients (`on`, the default) or refuse them with -32022 (`off`: the ratchet's last step;
+   * `on` again is the rollback). docs/MCP.md "Deprecation ratchet".
+   */
+  legacyAdapter: z.enum(['on', 'off']).default('on'),
+  /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */
+  otel: otelSettingsSchema,
 });
 
 /** The environment variable behind each setting, for error messages. */
@@ -40,6 +49,8 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   mcpTools: 'PM_MCP_TOOLS',
   skillsDeclaration: 'PM_MCP_SKILLS_DECLARATION',
   taskTtlMs: 'PM_MCP_TASK_TTL_MS',
+  legacyAdapter: 'PM_MCP_LEGACY',
+  ...OTEL_ENV_NAMES,
 };
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -62,6 +73,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_TOOLS !== undefined ? { mcpTools: env.PM_MCP_TOOLS } : {}),
     ...(env.PM_MCP_SKILLS_DECLARATION ? { skillsDeclaration: env.PM_MCP_SKILLS_DECLARATION } : {}),
     ...(taskTtl !== undefined ? { taskTtlMs: Number(taskTtl) } : {}),
+    ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
+    otel: otelSettingsInput(env),
     ...overrides,
   }, { jitless: true });
   if (!parsed.success) {

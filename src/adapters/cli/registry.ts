@@ -10,7 +10,7 @@ import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
-import { mcpRotateKeyCommand } from './commands/mcp-commands.js';
+import { mcpRotateKeyCommand, mcpStatsCommand } from './commands/mcp-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
 
@@ -41,6 +41,7 @@ export const COMMANDS: readonly CliCommand[] = [
   skillsShowCommand,
   skillsCheckCommand,
   mcpRotateKeyCommand,
+  mcpStatsCommand,
 ];
 
 const byName = new Map<string, CliCommand>();
