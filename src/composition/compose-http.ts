@@ -72,6 +72,7 @@ export async function composeHttpServer(
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    usageLog: true,
     authorization: httpAuthModule,
     modules: [constants, httpTransportModule],
   });

@@ -30,6 +30,8 @@ export interface ContainerOptions {
   readonly index?: TrackerIndexMode;
   /** OpenTelemetry (createOtelTelemetry), when the settings turned it on. */
   readonly telemetry?: Telemetry;
+  /** Write `mcp-usage` lines to the log (pm-mcp-http; pm-mcp keeps stderr quiet for its host). */
+  readonly usageLog?: boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
     bind(IDS.TrackerIndexMode).toConstantValue(options.index ?? { follow: 'check' });
     bind(IDS.Telemetry).toConstantValue(options.telemetry);
+    bind(IDS.UsageLog).toConstantValue(options.usageLog ?? false);
   });
   const adapters = family === 'node' ? [nodeAdaptersModule, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));

@@ -19,7 +19,7 @@ import type { ReplayLedger } from '../ports/replay-ledger.js';
 import { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { McpRequestObserver } from '../domain/mcp/request-observer.js';
 import { McpTracingObserver } from '../domain/telemetry/mcp-tracing-observer.js';
-import { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
+import { McpUsageCounter, type McpUsageRow } from '../domain/telemetry/usage-counter.js';
 import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import { pmServerInfo } from './package-info.js';
@@ -78,8 +78,9 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.McpUsage)
     .toResolvedValue(
-      (log: ProcessLog, telemetry: Telemetry | undefined) => new McpUsageCounter({ onFirstSeen: (row) => log.line(formatMcpUsageLine(PM_SERVER_RUN, row)), ...(telemetry ? { telemetry } : {}) }),
-      [IDS.Log, IDS.Telemetry],
+      (log: ProcessLog, telemetry: Telemetry | undefined, usageLog: boolean) =>
+        new McpUsageCounter({ ...(usageLog ? { onFirstSeen: (row: McpUsageRow) => log.line(formatMcpUsageLine(PM_SERVER_RUN, row)) } : {}), ...(telemetry ? { telemetry } : {}) }),
+      [IDS.Log, IDS.Telemetry, IDS.UsageLog],
     )
     .inSingletonScope();
   bind(IDS.McpObservers)

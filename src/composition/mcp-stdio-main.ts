@@ -5,8 +5,6 @@ import { composeStdioServer } from './compose-stdio.js';
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { settingsFromEnv } from './settings.js';
-import { PM_SERVER_RUN } from './mcp-module.js';
-import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
 
 /** What a host embedding pm-mcp's entry point may add. */
 export interface StdioMainOptions {
@@ -45,7 +43,6 @@ export async function main(options: StdioMainOptions = {}): Promise<void> {
     stopping = true;
     await prepared.catch(() => undefined); // a bad config.yaml exits with its own code
     await transport.close();
-    for (const row of app.usage.snapshot()) log.line(formatMcpUsageLine(PM_SERVER_RUN, row));
     await tracker.dispose();
     process.stdout.write('', () => process.exit(0));
   };

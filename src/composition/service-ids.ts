@@ -85,6 +85,8 @@ export const IDS = {
   Telemetry: id<Telemetry | undefined>('Telemetry'),
   /** The per-era, revision and client request counts (legacy-use evidence). */
   McpUsage: id<McpUsageCounter>('McpUsage'),
+  /** Whether the usage counts are written to the log as `mcp-usage` lines. */
+  UsageLog: id<boolean>('UsageLog'),
   /** The dispatcher's request observers: the usage counts, and tracing when it is on. */
   McpObservers: id<readonly McpRequestObserver[]>('McpObservers'),
   /** The process's MCP transport (stdio, or Streamable HTTP). */
