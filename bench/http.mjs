@@ -19,6 +19,10 @@
 // Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
 // --connections=N (default 16), --baseline=<bin/pm-mcp-http.js of another build> to run that
 // build side by side as "pm-baseline" over the same tracker (before/after in one run).
+// Tracing: "pm-traced" is the same pm-mcp-http with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT
+// at a local OTLP sink, a second floor process that accepts every POST; the default sampler
+// records 100% of these parentless requests), run in the same interleaved rounds, so
+// pm-traced/pm is the overhead of tracing on vs off. --no-tracing leaves it out.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -43,7 +47,8 @@ const VERSION = '2026-07-28';
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
 const TARGETS = { listVsOfficial: 10, callVsOfficial: 5, vsFloor: 1 / 3, p99Ms: 10 };
 const BASELINE = arg('baseline');
-const NAMES = ['pm', ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
+const TRACING = !process.argv.includes('--no-tracing');
+const NAMES = ['pm', ...(TRACING ? ['pm-traced'] : []), ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
 const KINDS = ['list', 'call'];
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-bench-http-'));
@@ -124,7 +129,7 @@ function checksFor(toolCount) {
     call: (m) => m.error === undefined && m.result !== undefined && m.result.isError !== true && m.result.structuredContent?.item !== undefined,
   };
   const fixed = (m) => m.error === undefined && m.result?.resultType === 'complete';
-  return { pm: full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
+  return { pm: full, 'pm-traced': full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
 }
 
 /** The cheap per-response check autocannon runs on every body (the client must not be the bottleneck). */
@@ -220,6 +225,9 @@ function report(result) {
   line('tools/call req/s pm/floor', r.callVsFloor, '>= 0.33x', r.callVsFloor >= TARGETS.vsFloor);
   line('tools/list p99 (pm)', tp.list.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.list.pm.p99Ms < TARGETS.p99Ms, 'ms');
   line('tools/call p99 (pm)', tp.call.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.call.pm.p99Ms < TARGETS.p99Ms, 'ms');
+  if (TRACING) {
+    console.log(`\nTracing on vs off (pm-traced/pm req/s): tools/list ${x(r.tracedListVsPm)}, tools/call ${x(r.tracedCallVsPm)} (target >= 0.90x)`);
+  }
   if (BASELINE) {
     console.log(`\nAgainst the baseline (${BASELINE}): tools/list ${x(r.listVsBaseline)}, tools/call ${x(r.callVsBaseline)}; baseline/official: tools/list ${x(r.baselineListVsOfficial)}, tools/call ${x(r.baselineCallVsOfficial)}`);
   }
@@ -253,6 +261,12 @@ try {
   if (!callMessage.result || callMessage.result.isError) fail(`pm pm_get failed: ${JSON.stringify(callMessage)}`);
   writeFileSync(join(dir, 'reference.json'), JSON.stringify({ tools, callResult: { content: callMessage.result.content, structuredContent: callMessage.result.structuredContent } }));
 
+  if (TRACING) {
+    servers['otlp-sink'] = await startServer('otlp-sink', [join(here, 'reference', 'floor-http-server.mjs')]);
+    servers['pm-traced'] = await startServer('pm-traced', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
+      env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench' },
+    });
+  }
   if (BASELINE) {
     servers['pm-baseline'] = await startServer('pm-baseline', [BASELINE, '--host', '127.0.0.1', '--port', '0', '--no-init'], {
       env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root },
@@ -317,6 +331,7 @@ try {
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
       ...(BASELINE ? { baseline: BASELINE } : {}),
+      ...(TRACING ? { tracing: 'pm-traced: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local floor process as OTLP/HTTP sink (traces and metrics on, default parent-based always-on sampler: every request sampled)' } : {}),
       official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
       floor: 'node:http, read body, JSON.parse, fixed small result',
       rss: 'VmHWM from /proc/<pid>/status after all runs',
@@ -333,6 +348,7 @@ try {
       callVsOfficial: ratio(throughput.call.pm.rps, throughput.call.official.rps),
       listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
       callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
+      ...(TRACING ? { tracedListVsPm: ratio(throughput.list['pm-traced'].rps, throughput.list.pm.rps), tracedCallVsPm: ratio(throughput.call['pm-traced'].rps, throughput.call.pm.rps) } : {}),
       ...(BASELINE
         ? {
             listVsBaseline: ratio(throughput.list.pm.rps, throughput.list['pm-baseline'].rps),

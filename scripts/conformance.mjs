@@ -54,8 +54,9 @@ const REQUIRED = {
     'http-custom-header-server-validation',
     'input-required-result-unsupported-methods',
   ],
-  // dns-rebinding-protection is generic too, so it gates the legacy leg as well.
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'],
+  // dns-rebinding-protection is generic too, so it gates the legacy leg as well; logging-set-level
+  // tests the legacy adapter's bounded logging (docs/MCP.md "Deprecation ratchet").
+  '2025-11-25': ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'],
 };
 
 /**
@@ -90,7 +91,7 @@ const FIXTURE_BOUND = {
   'tools-call-audio': 'calls the fixture tool test_audio_content',
   'tools-call-embedded-resource': 'calls the fixture tool test_embedded_resource',
   'tools-call-mixed-content': 'calls the fixture tool test_multiple_content_types',
-  'tools-call-with-logging': 'calls the fixture tool test_tool_with_logging (after logging/setLevel, a capability pm does not declare)',
+  'tools-call-with-logging': 'calls the fixture tool test_tool_with_logging (after a logging/setLevel that pm accepts)',
   'tools-call-error': 'calls the fixture tool test_error_handling',
   'tools-call-with-progress': 'calls the fixture tool test_tool_with_progress',
   'tools-call-sampling': 'calls the fixture tool test_sampling',
@@ -125,7 +126,6 @@ const FIXTURE_BOUND = {
 
 /** Other scenarios that do not apply to pm, with the reason ("<revision> <scenario>" for one leg only). */
 const NOT_APPLICABLE = {
-  'logging-set-level': 'capability not offered: pm declares no `logging` (deprecated; -32601 is the correct answer)',
   'server-session-lifecycle': 'sessionless: pm issues no Mcp-Session-Id, so the suite has no lifecycle to test',
   '2025-11-25 server-sse-multiple-streams': 'sessionless: on the initialize-era wire the scenario needs an Mcp-Session-Id and stops at its session check (WARNING)',
 };

@@ -76,6 +76,8 @@ export async function composeHttpServer(
     index: { follow: 'watch' },
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    usageLog: true,
     authorization: httpAuthModule,
     modules: [constants, httpTransportModule],
   });
@@ -83,6 +85,7 @@ export async function composeHttpServer(
     tracker: await container.getAsync(IDS.Tracker),
     server: await container.getAsync(IDS.McpServer),
     dispatcher: await container.getAsync(IDS.McpDispatcher),
+    usage: await container.getAsync(IDS.McpUsage),
     auth: await container.getAsync(IDS.HttpAuth),
     transport: await container.getAsync(IDS.HttpTransport),
     tasks: await container.getAsync(IDS.TaskService),

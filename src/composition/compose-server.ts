@@ -3,6 +3,8 @@ import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { Transport } from '../ports/transport.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
 import type { ProcessLog } from './process-log.js';
 
 /**
@@ -19,6 +21,8 @@ export interface McpServerApp<T extends Transport = Transport> {
   readonly server: PmMcpServerDescriptor;
   readonly dispatcher: PmMcpDispatcher;
   readonly transport: T;
+  /** The per-era, revision and client request counts (logged as usage lines). */
+  readonly usage: McpUsageCounter;
 }
 
 /** Options shared by the server compositions. */
@@ -26,4 +30,6 @@ export interface McpServerComposeOptions {
   readonly log: ProcessLog;
   /** Server extensions to register besides the built-in ones. */
   readonly extensions?: readonly PmMcpServerExtension[];
+  /** OpenTelemetry, when the OTEL_* settings turned it on. */
+  readonly telemetry?: Telemetry;
 }

@@ -19,12 +19,14 @@ export async function composeStdioServer(settings: Settings, streams: { readonly
     index: { follow: 'watch' },
     log: options.log,
     ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     modules: [stdioTransportModule(streams.input, streams.output)],
   });
   return {
     tracker: await container.getAsync(IDS.Tracker),
     server: await container.getAsync(IDS.McpServer),
     dispatcher: await container.getAsync(IDS.McpDispatcher),
+    usage: await container.getAsync(IDS.McpUsage),
     transport: await container.getAsync(IDS.Transport),
   };
 }

@@ -1,5 +1,6 @@
 import { Container, ContainerModule } from 'inversify';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import type { Telemetry } from '../ports/telemetry.js';
 import { mcpModule } from './mcp-module.js';
 import { memoryAdaptersModule } from './memory-adapters-module.js';
 import { fileTaskStoresModule, localAuthorizationModule, nodeAdaptersModule } from './node-adapters-module.js';
@@ -28,6 +29,10 @@ export interface ContainerOptions {
    * one-shot process must; long-lived servers watch).
    */
   readonly index?: TrackerIndexMode;
+  /** OpenTelemetry (createOtelTelemetry), when the settings turned it on. */
+  readonly telemetry?: Telemetry;
+  /** Write `mcp-usage` lines to the log (pm-mcp-http; pm-mcp keeps stderr quiet for its host). */
+  readonly usageLog?: boolean;
 }
 
 /**
@@ -42,6 +47,8 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
     bind(IDS.McpExtensions).toConstantValue(Object.freeze([...(options.extensions ?? [])]));
     bind(IDS.PackageSkillsDir).toConstantValue(family === 'node' ? pmPackageSkillsDir() : undefined);
     bind(IDS.TrackerIndexMode).toConstantValue(options.index ?? { follow: 'check' });
+    bind(IDS.Telemetry).toConstantValue(options.telemetry);
+    bind(IDS.UsageLog).toConstantValue(options.usageLog ?? false);
   });
   // The task stores follow PM_MCP_TASK_STORE: the runtime area's files, or a shared PostgreSQL.
   const stores = settings.taskStore === 'file' ? fileTaskStoresModule : postgresTaskStoresModule;

@@ -16,6 +16,11 @@ import { packageInfo } from './package-info.js';
 import { stderrLog } from './process-log.js';
 import type { SharedDatabase } from './service-ids.js';
 import { settingsFromEnv, type Settings } from './settings.js';
+import { PM_SERVER_RUN } from './mcp-module.js';
+import { createOtelTelemetry } from './otel-composition.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
+import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
 
 const log = stderrLog('pm-mcp-http');
 
@@ -75,9 +80,11 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   }
   let app: HttpServerApp;
   let createdTracker: string | undefined;
+  let telemetry: Telemetry | undefined;
   try {
     createdTracker = await ensureTracker(settings, http.initTracker);
-    app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(extensions ? { extensions } : {}) });
+    telemetry = await createOtelTelemetry(settings.otel, 'pm-mcp-http');
+    app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(extensions ? { extensions } : {}), ...(telemetry ? { telemetry } : {}) });
     if (app.shared) await openShared(app.shared);
     await app.dispatcher.prepare(); // a bad config.yaml stops the server before it serves
     await app.transport.start(app.dispatcher);
@@ -92,6 +99,8 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
   log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
   log.line(`authorization: ${app.auth.reason}`);
+  log.line(`legacy adapter: ${settings.legacyAdapter} (PM_MCP_LEGACY); OpenTelemetry: ${telemetry ? [settings.otel.traces ? 'traces' : '', settings.otel.metrics ? 'metrics' : ''].filter(Boolean).join(' and ') + ' over OTLP/HTTP' : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export)'}`);
+  const usage = logUsageEvery(app.usage, USAGE_LOG_INTERVAL_MS);
   log.line(`tasks, MRTR replay protection and change fan-out: ${app.shared ? `shared through ${app.shared.label}` : 'this tracker\'s runtime area (PM_MCP_TASK_STORE=file)'}`);
   log.line(`browser origins allowed: ${[...app.transport.security.origins].join(', ') || '(none)'}`);
   process.stderr.write(clientConfiguration(url, app.tracker.paths.root, app.auth.mode === 'jwt'));
@@ -117,6 +126,8 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
     const failed = await app.tasks.drain().catch(() => 0);
     if (failed) log.line(`failed ${failed} running task${failed === 1 ? '' : 's'} (worker_stopped): their clients read that on the next poll`);
     await app.transport.close();
+    usage.stop();
+    await telemetry?.shutdown().catch((error: unknown) => log.error('OpenTelemetry shutdown', error));
     await app.tracker.dispose();
     await shared?.close().catch(() => undefined);
     process.exit(0);
@@ -124,6 +135,24 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   if (process.env.npm_lifecycle_event === 'start') watchLauncher(() => void stop('npm exited'));
+}
+
+/** How often the usage totals are written to the log (besides first sight and shutdown). */
+const USAGE_LOG_INTERVAL_MS = 10 * 60_000;
+
+/** Writes the usage totals every `intervalMs` (the timer never keeps the process alive) and once more on `stop`. */
+function logUsageEvery(usage: McpUsageCounter, intervalMs: number): { stop(): void } {
+  const write = () => {
+    for (const row of usage.snapshot()) log.line(formatMcpUsageLine(PM_SERVER_RUN, row));
+  };
+  const timer = setInterval(write, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      write();
+    },
+  };
 }
 
 /** Opens the shared database before serving (schema migrated, change listener on); a clear error when it is unreachable. */

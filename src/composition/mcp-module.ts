@@ -19,10 +19,18 @@ import type { IdSource } from '../ports/id-source.js';
 import type { MacKeyStore } from '../ports/mac-key-store.js';
 import type { ReplayLedger } from '../ports/replay-ledger.js';
 import { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
+import type { McpRequestObserver } from '../domain/mcp/request-observer.js';
+import { McpTracingObserver } from '../domain/telemetry/mcp-tracing-observer.js';
+import { McpUsageCounter, type McpUsageRow } from '../domain/telemetry/usage-counter.js';
+import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
+import type { Telemetry } from '../ports/telemetry.js';
 import { pmServerInfo } from './package-info.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
+
+/** This server process in its usage lines: pid and start time (several servers may write one log). */
+export const PM_SERVER_RUN = `${process.pid}@${new Date().toISOString()}`;
 
 /**
  * The MCP server over the tracker, shared by pm-mcp (stdio) and pm-mcp-http: the server
@@ -43,6 +51,7 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           serverInfo: pmServerInfo(),
           extensions: mcpExtensionOffers([...own, ...extra]),
           legacyExtensions: mcpLegacyExtensionIds([...own, ...extra]),
+          legacyLogging: true,
           prepare: () => prepareMcpExtensions([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
         }),
@@ -73,11 +82,29 @@ export const mcpModule = new ContainerModule(({ bind }) => {
       [IDS.Hasher, IDS.Clock, IDS.IdSource, IDS.MacKeyStore, IDS.ReplayLedger],
     )
     .inSingletonScope();
+  bind(IDS.McpUsage)
+    .toResolvedValue(
+      (log: ProcessLog, telemetry: Telemetry | undefined, usageLog: boolean) =>
+        new McpUsageCounter({ ...(usageLog ? { onFirstSeen: (row: McpUsageRow) => log.line(formatMcpUsageLine(PM_SERVER_RUN, row)) } : {}), ...(telemetry ? { telemetry } : {}) }),
+      [IDS.Log, IDS.Telemetry, IDS.UsageLog],
+    )
+    .inSingletonScope();
+  bind(IDS.McpObservers)
+    .toResolvedValue(
+      (usage: McpUsageCounter, telemetry: Telemetry | undefined, s: Settings) => Object.freeze([...(telemetry && s.otel.traces ? [new McpTracingObserver(telemetry, { captureContent: s.otel.captureContent })] : []), usage]),
+      [IDS.McpUsage, IDS.Telemetry, IDS.Settings],
+    )
+    .inSingletonScope();
   bind(IDS.McpDispatcher)
     .toResolvedValue(
-      (server: PmMcpServerDescriptor, methods: PmMcpMethodRegistry, log: ProcessLog, requestStates: PmMcpRequestStateSealer) =>
-        new PmMcpDispatcher(server, methods, { requestStates, onInternalError: (error, where) => log.error(`internal error in ${where.method}`, error) }),
-      [IDS.McpServer, IDS.McpMethods, IDS.Log, IDS.RequestStates],
+      (server: PmMcpServerDescriptor, methods: PmMcpMethodRegistry, log: ProcessLog, requestStates: PmMcpRequestStateSealer, s: Settings, observers: readonly McpRequestObserver[]) =>
+        new PmMcpDispatcher(server, methods, {
+          requestStates,
+          onInternalError: (error, where) => log.error(`internal error in ${where.method}`, error),
+          legacy: { enabled: s.legacyAdapter === 'on', howToEnable: 'PM_MCP_LEGACY=on' },
+          observers,
+        }),
+      [IDS.McpServer, IDS.McpMethods, IDS.Log, IDS.RequestStates, IDS.Settings, IDS.McpObservers],
     )
     .inSingletonScope();
 });

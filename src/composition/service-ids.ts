@@ -23,6 +23,9 @@ import type { ReplayLedger } from '../ports/replay-ledger.js';
 import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { Transport } from '../ports/transport.js';
 import type { ChangeBus } from '../ports/change-bus.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import type { McpRequestObserver } from '../domain/mcp/request-observer.js';
+import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
 import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
 import type { HttpSettings } from './http-settings.js';
 import type { ProcessLog } from './process-log.js';
@@ -97,6 +100,14 @@ export const IDS = {
   McpSubscriptions: id<PmMcpSubscriptionRegistry>('McpSubscriptions'),
   McpMethods: id<PmMcpMethodRegistry>('McpMethods'),
   McpDispatcher: id<PmMcpDispatcher>('McpDispatcher'),
+  /** OpenTelemetry, when the OTEL_* settings turn it on (undefined otherwise). */
+  Telemetry: id<Telemetry | undefined>('Telemetry'),
+  /** The per-era, revision and client request counts (legacy-use evidence). */
+  McpUsage: id<McpUsageCounter>('McpUsage'),
+  /** Whether the usage counts are written to the log as `mcp-usage` lines. */
+  UsageLog: id<boolean>('UsageLog'),
+  /** The dispatcher's request observers: the usage counts, and tracing when it is on. */
+  McpObservers: id<readonly McpRequestObserver[]>('McpObservers'),
   /** The process's MCP transport (stdio, or Streamable HTTP). */
   Transport: id<Transport>('Transport'),
   /** pm-mcp-http: transport settings, the bound listener, authorization settings, the endpoint, the resolution, the transport. */

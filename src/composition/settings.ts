@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OTEL_ENV_NAMES, otelSettingsInput, otelSettingsSchema } from './otel-settings.js';
 
 /**
  * Process configuration, parsed once by zod at startup from the environment (and CLI
@@ -45,6 +46,14 @@ export const settingsSchema = z.object({
    * a worker silent for three of them counts as vanished.
    */
   taskHeartbeatMs: z.number().int().min(50).max(600_000).default(10_000),
+  /**
+   * PM_MCP_LEGACY: whether the MCP servers serve initialize-era (2025-11-25, 2025-06-18)
+   * clients (`on`, the default) or refuse them with -32022 (`off`: the ratchet's last step;
+   * `on` again is the rollback). docs/MCP.md "Deprecation ratchet".
+   */
+  legacyAdapter: z.enum(['on', 'off']).default('on'),
+  /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */
+  otel: otelSettingsSchema,
 });
 
 /** The environment variable behind each setting, for error messages. */
@@ -59,6 +68,8 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   taskStore: 'PM_MCP_TASK_STORE',
   pgSchema: 'PM_MCP_PG_SCHEMA',
   taskHeartbeatMs: 'PM_MCP_TASK_HEARTBEAT_MS',
+  legacyAdapter: 'PM_MCP_LEGACY',
+  ...OTEL_ENV_NAMES,
 };
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -85,6 +96,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_TASK_STORE ? { taskStore: env.PM_MCP_TASK_STORE } : {}),
     ...(env.PM_MCP_PG_SCHEMA ? { pgSchema: env.PM_MCP_PG_SCHEMA } : {}),
     ...(heartbeat !== undefined ? { taskHeartbeatMs: Number(heartbeat) } : {}),
+    ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
+    otel: otelSettingsInput(env),
     ...overrides,
   }, { jitless: true });
   if (!parsed.success) {

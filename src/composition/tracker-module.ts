@@ -7,6 +7,8 @@ import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
 import type { ItemIndexStore } from '../ports/item-index-store.js';
 import type { Locker } from '../ports/locker.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import { traceTracker } from '../domain/telemetry/traced-tracker.js';
 import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 
@@ -22,14 +24,17 @@ export const trackerModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.Tracker)
     .toResolvedValue(
-      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode) =>
-        Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
+      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode, telemetry: Telemetry | undefined) => {
+        const tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
           defaultActor: s.actor,
           lockTimeoutMs: s.lockTimeoutMs,
           watchIndex: mode.follow === 'watch',
           ...(mode.progress ? { onIndexProgress: mode.progress } : {}),
-        }),
-      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.ItemIndex, IDS.TrackerRoot, IDS.Settings, IDS.TrackerIndexMode],
+        });
+        // With tracing on, its reads and writes become child spans of the request's span.
+        return telemetry ? traceTracker(tracker, telemetry) : tracker;
+      },
+      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.ItemIndex, IDS.TrackerRoot, IDS.Settings, IDS.TrackerIndexMode, IDS.Telemetry],
     )
     .inSingletonScope();
   bind(IDS.ReadyTracker)

@@ -54,6 +54,8 @@ export interface InboundExchange {
   admit?(request: AdmissionRequest): Promise<AdmissionDecision> | AdmissionDecision;
   /** Receives the running request once, so the transport can abort it when its client goes away. */
   onCancel?(request: Cancellable): void;
+  /** The status the transport answered with so far (HTTP), for request observers; undefined before any. */
+  responseStatus?(): number | undefined;
 }
 
 /** A connection of the peer: one stdio process, or one HTTP exchange. */

@@ -18,6 +18,7 @@ import {
   type AnyMcpToolDefinition,
   type JsonRpcId,
   type PmMcpConnection,
+  type PmMcpDispatcherOptions,
   type PmMcpMethodRegistry,
   type PmMcpServerDescriptor,
   type PmMcpServerOptions,
@@ -166,7 +167,7 @@ export class McpHarness {
   readonly internalErrors: unknown[] = [];
   private readonly methodsById = new Map<string, string>();
 
-  constructor(overrides: Partial<PmMcpServerOptions> = {}, configure?: (methods: PmMcpMethodRegistry) => void) {
+  constructor(overrides: Partial<PmMcpServerOptions> = {}, configure?: (methods: PmMcpMethodRegistry) => void, dispatcherOptions: PmMcpDispatcherOptions = {}) {
     this.server = definePmMcpServer({
       serverInfo: SERVER_INFO,
       instructions: 'Test server. Use echo to echo.',
@@ -178,7 +179,7 @@ export class McpHarness {
     });
     this.methods = createPmMcpMethodRegistry(this.server);
     configure?.(this.methods);
-    this.dispatcher = new PmMcpDispatcher(this.server, this.methods, { onInternalError: (e) => this.internalErrors.push(e) });
+    this.dispatcher = new PmMcpDispatcher(this.server, this.methods, { onInternalError: (e) => this.internalErrors.push(e), ...dispatcherOptions });
     this.connection = this.dispatcher.connect();
   }
 

@@ -10,7 +10,7 @@ import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
-import { mcpRotateKeyCommand } from './commands/mcp-commands.js';
+import { mcpRotateKeyCommand, mcpStatsCommand } from './commands/mcp-commands.js';
 import { mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
@@ -47,6 +47,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeUninstallCommand,
   mergeFixIdsCommand,
   mergeDriverCommand,
+  mcpStatsCommand,
 ];
 
 const byName = new Map<string, CliCommand>();

@@ -48,6 +48,10 @@ export class NodeMcpHttpExchange implements InboundExchange {
     return outcome.principal ? { admitted: true, principal: outcome.principal } : { admitted: true };
   }
 
+  responseStatus(): number | undefined {
+    return this.res.headersSent ? this.res.statusCode : undefined;
+  }
+
   onCancel(target: Cancellable): void {
     const res = this.res;
     res[CANCEL_TARGET] = target;

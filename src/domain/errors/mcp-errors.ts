@@ -83,7 +83,7 @@ export class PmMcpResourceNotFoundError extends PmMcpProtocolError {
  */
 export class PmMcpUnsupportedProtocolVersionError extends PmMcpProtocolError {
   readonly jsonRpcCode = MCP_ERROR_CODES.unsupportedProtocolVersion;
-  readonly reason = 'unsupported_protocol_version';
+  readonly reason: string = 'unsupported_protocol_version';
   readonly exitCode = EXIT.usage;
   constructor(
     readonly requested: string,
@@ -92,6 +92,16 @@ export class PmMcpUnsupportedProtocolVersionError extends PmMcpProtocolError {
   ) {
     super(message, { supported: [...supported], requested });
   }
+}
+
+/**
+ * -32022 for any initialize-era request while the operator has turned the legacy adapter off
+ * (seed 004 "Rollout, rollback, and proof": the ratchet's last step, undone by re-enabling only
+ * the reviewed adapter). `data` keeps the spec's `{supported, requested}` shape, naming the
+ * modern revision the client should speak instead.
+ */
+export class PmMcpLegacyDisabledError extends PmMcpUnsupportedProtocolVersionError {
+  override readonly reason = 'legacy_adapter_disabled';
 }
 
 /** -32021 MissingRequiredClientCapability; `data.requiredCapabilities` names only what is missing. */

@@ -4,10 +4,30 @@ import type { PmMcpDispatcher } from './dispatcher.js';
 import { toMcpJsonRpcError } from './error-mapper.js';
 import { McpInFlightRequest } from './in-flight.js';
 import { classifyJsonRpcMessage, isJsonRpcId, outboundInvalidRequest, outboundJsonRpcError, parseMcpFrame, type JsonRpcNotification, type JsonRpcRequest } from './json-rpc.js';
-import { legacyStateAfter } from './legacy-adapter.js';
+import { legacyDisabledError, legacyLogLevelAfter, legacyStateAfter, PM_MCP_LEGACY_LOGGER } from './legacy-adapter.js';
+import { isMcpToolErrorBody, type McpObservedOutcome, type McpRequestObservation } from './request-observer.js';
 import { createMcpRequestNotifier, SILENT_MCP_NOTIFIER, type McpRequestNotifierHandle } from './notifier.js';
 import { decideMcpEra, resolveMcpRequestContext, type McpLegacyConnectionState } from './request-context.js';
+import { MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
 import type { JsonRpcId } from './wire-types.js';
+
+/** What an observed request's run reports back to its observation. */
+interface McpRunReport {
+  readonly observation: McpRequestObservation;
+  outcome: McpObservedOutcome;
+  toolError?: boolean;
+}
+
+/** The exchange's sink, noting how the request ended in `report` (its final result or error). */
+function reportingSink(sink: MessageSink, report: McpRunReport): MessageSink {
+  return {
+    send(message) {
+      if (message.kind === 'result') report.outcome = { kind: 'result', toolError: report.toolError === true };
+      else if (message.kind === 'error') report.outcome = { kind: 'error', code: message.code };
+      sink.send(message);
+    },
+  };
+}
 
 function idKey(id: JsonRpcId): string {
   return typeof id === 'number' ? `n:${id}` : `s:${id}`;
@@ -26,6 +46,7 @@ function idKey(id: JsonRpcId): string {
  */
 export class PmMcpConnection implements TransportConnection {
   private legacy: McpLegacyConnectionState | undefined;
+  private legacyLogLevel: McpLogLevel | undefined;
   private readonly inFlight = new Map<string, McpInFlightRequest>();
   private readonly isModernOnly: (method: string) => boolean;
 
@@ -80,49 +101,80 @@ export class PmMcpConnection implements TransportConnection {
   }
 
   private async request(request: JsonRpcRequest, exchange: InboundExchange): Promise<DispatchOutcome> {
-    const { facts, sink } = exchange;
     const key = idKey(request.id);
     if (this.inFlight.has(key)) {
-      sink.send(outboundInvalidRequest(request.id, 'this id belongs to a request still in flight'));
+      exchange.sink.send(outboundInvalidRequest(request.id, 'this id belongs to a request still in flight'));
       return 'answered';
     }
+    const era = decideMcpEra(request, exchange.facts, this.isModernOnly);
+    const observation = this.dispatcher.observe(request, era, exchange.facts);
+    if (!observation) return this.run(request, exchange, era, key, undefined);
+    const report: McpRunReport = { observation, outcome: { kind: 'cancelled' } };
+    try {
+      return await observation.run(() => this.run(request, exchange, era, key, report));
+    } finally {
+      observation.end(report.outcome, exchange.responseStatus?.());
+    }
+  }
+
+  private async run(request: JsonRpcRequest, exchange: InboundExchange, era: McpEra, key: string, report: McpRunReport | undefined): Promise<DispatchOutcome> {
+    const { facts } = exchange;
+    const sink = report ? reportingSink(exchange.sink, report) : exchange.sink;
     const dispatcher = this.dispatcher;
     const definition = dispatcher.methods.get(request.method);
-    const era = decideMcpEra(request, facts, this.isModernOnly);
     let principal = facts.principal;
     if (exchange.admit) {
       const decision = await exchange.admit(dispatcher.methods.admission(request, era));
-      if (!decision.admitted) return 'refused';
+      if (!decision.admitted) {
+        if (report) report.outcome = { kind: 'refused' };
+        return 'refused';
+      }
       principal = decision.principal ?? principal;
+    }
+    if (era === 'legacy' && !dispatcher.legacy.enabled) {
+      sink.send(outboundJsonRpcError(request.id, toMcpJsonRpcError(legacyDisabledError(request, facts.headers?.[MCP_PROTOCOL_VERSION_HEADER], dispatcher.legacy), era)));
+      return 'answered';
     }
     const entry = new McpInFlightRequest();
     exchange.onCancel?.(entry);
     this.inFlight.set(key, entry);
     let notifier: McpRequestNotifierHandle | undefined;
-    const loggingAdvertised = Boolean(dispatcher.server.features.logging);
+    const server = dispatcher.server;
+    // Modern: the server's `logging` and the request's own logLevel; legacy: the initialize-era `logging` and setLevel.
+    const logsFor = (fieldsEra: McpEra) => Boolean(fieldsEra === 'modern' ? server.features.logging : server.legacyCapabilities.logging);
     try {
       const ctx = resolveMcpRequestContext(request, facts, {
         era,
         legacy: this.legacy,
-        serverExtensions: dispatcher.server.extensions,
+        ...(this.legacyLogLevel ? { legacyLogLevel: this.legacyLogLevel } : {}),
+        serverExtensions: server.extensions,
         ...(principal ? { principal } : {}),
         signal: entry.signal,
         // The request's own channel (listen streams): silent once cancelled or finished.
         channel: () => ({ send: (message) => { if (!entry.aborted && this.inFlight.get(key) === entry) sink.send(message); } }),
         notify: (fields) => {
-          if (fields.progressToken === undefined && !(fields.logLevel && loggingAdvertised && fields.era === 'modern')) return SILENT_MCP_NOTIFIER;
+          const logging = logsFor(fields.era);
+          if (fields.progressToken === undefined && !(fields.logLevel && logging)) return SILENT_MCP_NOTIFIER;
           const guarded: MessageSink = { send: (message) => { if (!entry.aborted) sink.send(message); } };
-          notifier = createMcpRequestNotifier(guarded, { progressToken: fields.progressToken, logLevel: fields.logLevel, loggingAdvertised: loggingAdvertised && fields.era === 'modern' });
+          notifier = createMcpRequestNotifier(guarded, { progressToken: fields.progressToken, logLevel: fields.logLevel, loggingAdvertised: logging });
           return notifier.notifier;
         },
       });
-      const response = await dispatcher.respond(ctx, request, definition);
-      notifier?.close();
-      if (entry.aborted) return 'cancelled';
-      const legacy = legacyStateAfter(ctx);
-      if (legacy) this.legacy = legacy;
-      sink.send(response);
-      return 'answered';
+      report?.observation.resolved?.(ctx);
+      try {
+        const response = await dispatcher.respond(ctx, request, definition, report && ((body) => void (report.toolError = isMcpToolErrorBody(request.method, body))));
+        if (entry.aborted) return 'cancelled';
+        if (era === 'legacy') notifier?.notifier.log('debug', { method: request.method, revision: ctx.revision, outcome: 'result' }, PM_MCP_LEGACY_LOGGER);
+        notifier?.close();
+        const legacy = legacyStateAfter(ctx);
+        if (legacy) this.legacy = legacy;
+        this.legacyLogLevel = legacyLogLevelAfter(ctx) ?? this.legacyLogLevel;
+        sink.send(response);
+        return 'answered';
+      } catch (error) {
+        if (era === 'legacy' && !entry.aborted) notifier?.notifier.log('error', { method: request.method, revision: ctx.revision, outcome: 'error', code: toMcpJsonRpcError(error, era).code }, PM_MCP_LEGACY_LOGGER);
+        throw error;
+      }
     } catch (error) {
       notifier?.close();
       if (entry.aborted) return 'cancelled';

@@ -1,5 +1,5 @@
 import type { OutboundMessage } from '../../ports/message-sink.js';
-import type { TransportPeer } from '../../ports/transport.js';
+import type { TransportFacts, TransportPeer } from '../../ports/transport.js';
 import { PmMcpInputRequiredError, PmMcpInvalidParamsError, PmMcpMethodNotFoundError } from '../errors/mcp-errors.js';
 import { PmError } from '../errors/pm-error.js';
 import { BoundedCache } from '../util/bounded-cache.js';
@@ -12,7 +12,9 @@ import { mcpOutcomeResultType, type McpInputRequest } from './method-outcome.js'
 import type { AnyMcpMethodDefinition, McpInvocation, PmMcpMethodRegistry } from './method-registry.js';
 import { acceptMcpRetry, mcpInputRequiredOutcome } from './interaction/input-required.js';
 import type { PmMcpRequestStateSealer } from './interaction/request-state.js';
-import { MCP_REMOVED_MODERN_METHODS } from './protocol.js';
+import { PM_MCP_LEGACY_ON, type PmMcpLegacyPolicy } from './legacy-adapter.js';
+import { MCP_REMOVED_MODERN_METHODS, type McpEra } from './protocol.js';
+import { observeMcpRequest, type McpRequestObservation, type McpRequestObserver } from './request-observer.js';
 import type { McpRequestContext } from './request-context.js';
 import type { PmMcpServerDescriptor } from './server-descriptor.js';
 import type { JsonRpcId } from './wire-types.js';
@@ -30,6 +32,10 @@ export interface PmMcpDispatcherOptions {
   readonly onInternalError?: (error: unknown, where: { readonly method: string; readonly requestId: JsonRpcId }) => void;
   /** Seals and opens MRTR `requestState` (absent: handlers may ask for input, but not with state). */
   readonly requestStates?: PmMcpRequestStateSealer;
+  /** Whether the legacy (initialize-era) adapter serves requests (default: on). */
+  readonly legacy?: PmMcpLegacyPolicy;
+  /** What watches every request from outside (tracing, usage counts); none by default, at no cost. */
+  readonly observers?: readonly McpRequestObserver[];
 }
 
 /** How many serialized results the dispatcher keeps. */
@@ -40,6 +46,9 @@ export class PmMcpDispatcher implements TransportPeer {
   private readonly memo = new BoundedCache<string, PreSerializedJson>('serialized results by era, revision, method, hook trail and memo key', MEMO_LIMIT);
   private prepared: boolean;
   private preparing: Promise<void> | undefined;
+  private readonly observers: readonly McpRequestObserver[];
+  /** Whether the legacy adapter is on, and how a refusal says to turn it back on. */
+  readonly legacy: PmMcpLegacyPolicy;
 
   constructor(
     readonly server: PmMcpServerDescriptor,
@@ -47,6 +56,14 @@ export class PmMcpDispatcher implements TransportPeer {
     private readonly options: PmMcpDispatcherOptions = {},
   ) {
     this.prepared = server.prepare === undefined;
+    this.observers = options.observers ?? [];
+    this.legacy = options.legacy ?? PM_MCP_LEGACY_ON;
+  }
+
+  /** The observation of one request by the registered observers (undefined when there are none). */
+  observe(request: JsonRpcRequest, era: McpEra, facts: TransportFacts): McpRequestObservation | undefined {
+    if (this.observers.length === 0) return undefined;
+    return observeMcpRequest(this.observers, { id: request.id, method: request.method, era, params: request.params, facts });
   }
 
   /** A connection: in-flight requests (for cancellation) and, on stdio, the legacy initialize state. */
@@ -86,9 +103,10 @@ export class PmMcpDispatcher implements TransportPeer {
 
   /**
    * Runs one resolved request and returns its typed result message (throws typed errors).
-   * `definition` is the registry's entry when the caller has looked it up already.
+   * `definition` is the registry's entry when the caller has looked it up already; `onBody`
+   * is shown the result body before it is serialized (request observers read `isError`).
    */
-  async respond(ctx: McpRequestContext, request: JsonRpcRequest, definition?: AnyMcpMethodDefinition): Promise<OutboundMessage> {
+  async respond(ctx: McpRequestContext, request: JsonRpcRequest, definition?: AnyMcpMethodDefinition, onBody?: (body: unknown) => void): Promise<OutboundMessage> {
     if (ctx.era === 'modern' && MCP_REMOVED_MODERN_METHODS.includes(ctx.method)) {
       throw new PmMcpMethodNotFoundError(ctx.method, `Method not found: ${ctx.method} (removed in ${ctx.revision})`);
     }
@@ -115,6 +133,7 @@ export class PmMcpDispatcher implements TransportPeer {
     }
     const { outcome, trail } = invocation;
     assertMcpInterimOutcome(method, outcome, ctx);
+    onBody?.(outcome.body);
     return this.serialize(ctx, request.id, outcome, trail);
   }
 

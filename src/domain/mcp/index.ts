@@ -32,6 +32,7 @@ export * from './error-mapper.js';
 export * from './legacy-adapter.js';
 export * from './dispatcher.js';
 export * from './connection.js';
+export * from './request-observer.js';
 export * from './methods/core-method-specs.js';
 export * from './methods/task-method-specs.js';
 export * from './methods/method-catalog.js';

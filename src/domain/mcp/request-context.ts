@@ -5,6 +5,7 @@ import { PmMcpInvalidParamsError, PmMcpUnsupportedProtocolVersionError } from '.
 import { SILENT_MCP_NOTIFIER, type McpRequestNotifier } from './notifier.js';
 import {
   isPmMcpLegacyProtocolVersion,
+  MCP_LOG_LEVELS,
   MCP_MODERN_REQUEST_META_KEYS,
   MCP_PROTOCOL_VERSION_HEADER,
   PM_MCP_LEGACY_PROTOCOL_VERSIONS,
@@ -85,6 +86,8 @@ export interface ResolveMcpRequestContextOptions {
   readonly isModernOnly?: (method: string) => boolean;
   /** The legacy connection state (stdio after `initialize`); ignored on the modern path. */
   readonly legacy?: McpLegacyConnectionState;
+  /** The level an earlier legacy `logging/setLevel` on the connection chose (stdio); ignored on the modern path. */
+  readonly legacyLogLevel?: McpLogLevel;
   /** Extension ids the server offers; negotiation keeps only these. Omitted: every declared extension. */
   readonly serverExtensions?: Readonly<Record<string, unknown>>;
   /** The cancellation signal, or a factory called on first access (no AbortController for handlers that never look). */
@@ -180,6 +183,17 @@ function legacyIdentity(message: McpInboundMessage, state: McpLegacyConnectionSt
 }
 
 /**
+ * The log level of a legacy request (2025-11-25 `server/utilities/logging`): the level a
+ * `logging/setLevel` asks for (so its own exchange already carries messages at that level), or
+ * the one an earlier `logging/setLevel` chose on the same connection.
+ */
+function legacyLogLevel(message: McpInboundMessage, connectionLevel: McpLogLevel | undefined): McpLogLevel | undefined {
+  if (message.method !== 'logging/setLevel') return connectionLevel;
+  const level = message.params?.level;
+  return (MCP_LOG_LEVELS as readonly unknown[]).includes(level) ? (level as McpLogLevel) : connectionLevel;
+}
+
+/**
  * Resolves the one immutable request context for `message` (public SDK; seed 004 "Decision").
  * Modern: validated from this request's `_meta` alone — missing/malformed keys -32602, an
  * unsupported version -32022 with `{supported, requested}`. Legacy: the revision comes from
@@ -214,7 +228,7 @@ export function resolveMcpRequestContext(message: McpInboundMessage, transportFa
       clientCapabilities: frozenJsonCopy(identity.caps),
       clientInfo: identity.info && frozenJsonCopy(identity.info),
       extensions: NO_EXTENSIONS,
-      logLevel: undefined,
+      logLevel: legacyLogLevel(message, options.legacyLogLevel),
       progressToken: readMcpProgressToken(meta),
       trace: readMcpTraceContext(meta),
     };

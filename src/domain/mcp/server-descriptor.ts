@@ -29,6 +29,12 @@ export interface PmMcpServerOptions {
   readonly legacyExtensions?: readonly string[];
   /** Advertise `logging` and honour request `logLevel` (deprecated feature; default off). */
   readonly logging?: boolean;
+  /**
+   * Declare `logging` in the legacy `initialize` result and serve `logging/setLevel` there
+   * (seed 004 "Removed, migrated, and deprecated behavior": Logging survives only in bounded
+   * legacy compatibility; 2025-11-25 `server/utilities/logging`). Default off.
+   */
+  readonly legacyLogging?: boolean;
   readonly toolsListChanged?: boolean;
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
@@ -94,6 +100,7 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     resources: features.resources,
     prompts: features.prompts,
     completions: features.completions,
+    logging: options.legacyLogging ?? false,
     extensions: Object.fromEntries((options.legacyExtensions ?? []).map((id) => [id, extensions[id]!])),
   };
   return Object.freeze({

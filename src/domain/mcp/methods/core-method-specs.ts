@@ -15,6 +15,12 @@ export const MCP_INITIALIZE_METHOD = defineMcpMethodSpec({ method: 'initialize',
 /** Legacy `ping` (removed from 2026-07-28). */
 export const MCP_PING_METHOD = defineMcpMethodSpec({ method: 'ping', eras: ['legacy'] });
 
+/**
+ * Legacy `logging/setLevel` (2025-11-25 `server/utilities/logging`; removed from 2026-07-28,
+ * where a request carries its own `io.modelcontextprotocol/logLevel`).
+ */
+export const MCP_LOGGING_SET_LEVEL_METHOD = defineMcpMethodSpec({ method: 'logging/setLevel', eras: ['legacy'] });
+
 /** `tools/list`. */
 export const MCP_TOOLS_LIST_METHOD = defineMcpMethodSpec({ method: 'tools/list', eras: ['modern', 'legacy'] });
 
@@ -50,6 +56,7 @@ export const MCP_CORE_METHOD_SPECS = Object.freeze([
   MCP_DISCOVER_METHOD,
   MCP_INITIALIZE_METHOD,
   MCP_PING_METHOD,
+  MCP_LOGGING_SET_LEVEL_METHOD,
   MCP_TOOLS_LIST_METHOD,
   MCP_TOOLS_CALL_METHOD,
   MCP_RESOURCES_LIST_METHOD,

@@ -1,0 +1,171 @@
+import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+
+/**
+ * Telemetry kept in memory, for tests: finished spans with their trace and parent ids, counter
+ * sums and histogram values. Which span is active is kept by an {@link ActiveSpanScope}: the
+ * default one follows synchronous calls only; a test that needs the active span to survive
+ * `await` gives one built on the host's async context (AsyncLocalStorage on node).
+ */
+
+/** Holds the active span across calls. */
+export interface ActiveSpanScope {
+  run<T>(span: MemorySpan, work: () => T): T;
+  active(): MemorySpan | undefined;
+}
+
+/** A scope that follows synchronous calls only. */
+export class SynchronousSpanScope implements ActiveSpanScope {
+  private current: MemorySpan | undefined;
+
+  run<T>(span: MemorySpan, work: () => T): T {
+    const previous = this.current;
+    this.current = span;
+    try {
+      return work();
+    } finally {
+      this.current = previous;
+    }
+  }
+
+  active(): MemorySpan | undefined {
+    return this.current;
+  }
+}
+
+/** One recorded span. */
+export interface RecordedSpan {
+  readonly name: string;
+  readonly kind: 'server' | 'internal';
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string | undefined;
+  readonly attributes: Readonly<Record<string, string | number | boolean>>;
+  readonly error: { readonly type: string; readonly description: string | undefined } | undefined;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+function parseParent(parent: TelemetryRemoteParent | undefined): { traceId: string; spanId: string } | undefined {
+  const match = parent ? TRACEPARENT.exec(parent.traceparent) : null;
+  if (!match || match[1] === 'ff' || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return undefined;
+  return { traceId: match[2]!, spanId: match[3]! };
+}
+
+function defined(attributes: TelemetryAttributes): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key]!;
+  return out;
+}
+
+/** A metric series key: the name and its attributes in key order. */
+function seriesKey(name: string, attributes: TelemetryAttributes): string {
+  const values = defined(attributes);
+  return `${name} ${JSON.stringify(Object.keys(values).sort().map((key) => [key, values[key]]))}`;
+}
+
+/** A span of {@link MemoryTelemetry}. */
+export class MemorySpan implements TelemetrySpan {
+  private readonly attributes: Record<string, string | number | boolean>;
+  private error: RecordedSpan['error'];
+  private ended = false;
+
+  constructor(
+    private readonly sink: MemoryTelemetry,
+    readonly name: string,
+    readonly kind: 'server' | 'internal',
+    readonly traceId: string,
+    readonly spanId: string,
+    readonly parentSpanId: string | undefined,
+    attributes: TelemetryAttributes,
+    private readonly startedAt: number,
+  ) {
+    this.attributes = defined(attributes);
+  }
+
+  setAttributes(attributes: TelemetryAttributes): void {
+    Object.assign(this.attributes, defined(attributes));
+  }
+
+  fail(errorType: string, description?: string): void {
+    this.error = { type: errorType, description };
+    this.attributes['error.type'] = errorType;
+  }
+
+  end(): number {
+    const seconds = (this.sink.now() - this.startedAt) / 1000;
+    if (this.ended) return seconds;
+    this.ended = true;
+    this.sink.finished.push(Object.freeze({ name: this.name, kind: this.kind, traceId: this.traceId, spanId: this.spanId, parentSpanId: this.parentSpanId, attributes: Object.freeze({ ...this.attributes }), error: this.error }));
+    return seconds;
+  }
+}
+
+/** Options of {@link MemoryTelemetry}. */
+export interface MemoryTelemetryOptions {
+  /** Milliseconds, for span durations (default: a clock that never moves). */
+  readonly now?: () => number;
+  readonly scope?: ActiveSpanScope;
+}
+
+/** The in-memory Telemetry adapter. */
+export class MemoryTelemetry implements Telemetry {
+  /** Ended spans, in the order they ended. */
+  readonly finished: RecordedSpan[] = [];
+  private readonly counters = new Map<string, number>();
+  private readonly histograms = new Map<string, number[]>();
+  private readonly scope: ActiveSpanScope;
+  readonly now: () => number;
+  private ids = 0;
+  stopped = false;
+
+  constructor(options: MemoryTelemetryOptions = {}) {
+    this.now = options.now ?? (() => 0);
+    this.scope = options.scope ?? new SynchronousSpanScope();
+  }
+
+  startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
+    const parent = parseParent(remoteParent);
+    return new MemorySpan(this, name, 'server', parent?.traceId ?? this.nextId(32), this.nextId(16), parent?.spanId, attributes, this.now());
+  }
+
+  startChildSpan(name: string, attributes: TelemetryAttributes): TelemetrySpan | undefined {
+    const parent = this.scope.active();
+    if (!parent) return undefined;
+    return new MemorySpan(this, name, 'internal', parent.traceId, this.nextId(16), parent.spanId, attributes, this.now());
+  }
+
+  withSpan<T>(span: TelemetrySpan, work: () => T): T {
+    if (!(span instanceof MemorySpan)) throw new TypeError('withSpan needs a span of this telemetry');
+    return this.scope.run(span, work);
+  }
+
+  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
+    const key = seriesKey(name, attributes);
+    this.counters.set(key, (this.counters.get(key) ?? 0) + value);
+  }
+
+  recordHistogram(name: string, value: number, attributes: TelemetryAttributes): void {
+    const key = seriesKey(name, attributes);
+    const values = this.histograms.get(key) ?? [];
+    values.push(value);
+    this.histograms.set(key, values);
+  }
+
+  /** The sum of counter `name` for exactly these attributes (0 when never added to). */
+  counter(name: string, attributes: TelemetryAttributes): number {
+    return this.counters.get(seriesKey(name, attributes)) ?? 0;
+  }
+
+  /** The values recorded for histogram `name` with exactly these attributes. */
+  histogram(name: string, attributes: TelemetryAttributes): readonly number[] {
+    return this.histograms.get(seriesKey(name, attributes)) ?? [];
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+  }
+
+  private nextId(length: number): string {
+    return (++this.ids).toString(16).padStart(length, '0');
+  }
+}

@@ -1,0 +1,122 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import { MeterProvider, type MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+
+/**
+ * The Telemetry port over the official OpenTelemetry SDK (seed 004 "Removed, migrated, and
+ * deprecated behavior": remote operations use host OpenTelemetry). Nothing is registered
+ * globally: this adapter owns its tracer provider, meter provider and an AsyncLocalStorage
+ * context manager, so a host's own OpenTelemetry setup and pm's never share state, and the
+ * active span follows pm's async work. A server span's parent is extracted from the request's
+ * own `traceparent`/`tracestate` onto the root context, never from whatever is active.
+ */
+
+/** What the adapter exports through. */
+export interface OtelTelemetryOptions {
+  readonly resource: Resource;
+  /** Where finished spans go (a batch processor over an OTLP exporter, or an in-memory exporter in tests). */
+  readonly spanProcessors: readonly SpanProcessor[];
+  /** Where metrics go (a periodic reader over an OTLP exporter); none: metrics are not recorded. */
+  readonly metricReaders?: readonly MetricReader[];
+  /** Default: the SDK's, read from OTEL_TRACES_SAMPLER (parent-based always-on). */
+  readonly sampler?: Sampler;
+  /** The instrumentation scope name. */
+  readonly scope: string;
+  readonly scopeVersion?: string;
+}
+
+const GETTER = {
+  keys: (carrier: TelemetryRemoteParent) => Object.keys(carrier),
+  get: (carrier: TelemetryRemoteParent, key: string) => (key === 'traceparent' ? carrier.traceparent : key === 'tracestate' ? carrier.tracestate : undefined),
+};
+
+function attributesOf(attributes: TelemetryAttributes): Attributes {
+  const out: Attributes = {};
+  for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
+  return out;
+}
+
+class OtelSpan implements TelemetrySpan {
+  private readonly started = performance.now();
+  private ended: number | undefined;
+
+  constructor(readonly span: Span) {}
+
+  setAttributes(attributes: TelemetryAttributes): void {
+    this.span.setAttributes(attributesOf(attributes));
+  }
+
+  fail(errorType: string, description?: string): void {
+    this.span.setAttribute('error.type', errorType);
+    this.span.setStatus({ code: SpanStatusCode.ERROR, ...(description !== undefined ? { message: description } : {}) });
+  }
+
+  end(): number {
+    if (this.ended === undefined) {
+      this.ended = (performance.now() - this.started) / 1000;
+      this.span.end();
+    }
+    return this.ended;
+  }
+}
+
+/** The OpenTelemetry adapter of {@link Telemetry}. */
+export class OtelTelemetry implements Telemetry {
+  private readonly tracerProvider: BasicTracerProvider;
+  private readonly meterProvider: MeterProvider | undefined;
+  private readonly tracer: Tracer;
+  private readonly meter: Meter | undefined;
+  private readonly contexts = new AsyncLocalStorageContextManager().enable();
+  private readonly propagator = new W3CTraceContextPropagator();
+  private readonly counters = new Map<string, Counter>();
+  private readonly histograms = new Map<string, Histogram>();
+
+  constructor(options: OtelTelemetryOptions) {
+    this.tracerProvider = new BasicTracerProvider({ resource: options.resource, spanProcessors: [...options.spanProcessors], ...(options.sampler ? { sampler: options.sampler } : {}) });
+    this.tracer = this.tracerProvider.getTracer(options.scope, options.scopeVersion);
+    if (options.metricReaders?.length) {
+      this.meterProvider = new MeterProvider({ resource: options.resource, readers: [...options.metricReaders] });
+      this.meter = this.meterProvider.getMeter(options.scope, options.scopeVersion);
+    }
+  }
+
+  startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
+    const parent: Context = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
+    const root = trace.getSpanContext(parent) === undefined;
+    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: attributesOf(attributes), root }, parent));
+  }
+
+  startChildSpan(name: string, attributes: TelemetryAttributes): TelemetrySpan | undefined {
+    const active = this.contexts.active();
+    if (!trace.getSpan(active)) return undefined;
+    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributesOf(attributes) }, active));
+  }
+
+  withSpan<T>(span: TelemetrySpan, work: () => T): T {
+    if (!(span instanceof OtelSpan)) throw new TypeError('withSpan needs a span of this telemetry');
+    return this.contexts.with(trace.setSpan(ROOT_CONTEXT, span.span), work);
+  }
+
+  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
+    if (!this.meter) return;
+    let counter = this.counters.get(name);
+    if (!counter) this.counters.set(name, (counter = this.meter.createCounter(name)));
+    counter.add(value, attributesOf(attributes));
+  }
+
+  recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void {
+    if (!this.meter) return;
+    let histogram = this.histograms.get(name);
+    if (!histogram) this.histograms.set(name, (histogram = this.meter.createHistogram(name, unit ? { unit } : {})));
+    histogram.record(value, attributesOf(attributes));
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all([this.tracerProvider.shutdown(), this.meterProvider?.shutdown()]);
+    this.contexts.disable();
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * OpenTelemetry settings, read only from the standard OTEL_* variables (OpenTelemetry SDK
+ * environment variable specification) and off unless they ask for it: traces (metrics) are on
+ * when OTEL_TRACES_EXPORTER (OTEL_METRICS_EXPORTER) is `otlp`, or is unset while an OTLP
+ * endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT or the signal's own); `none`, or
+ * OTEL_SDK_DISABLED=true, turns them off. pm ships the OTLP/HTTP JSON exporters, so another
+ * exporter or protocol is refused at startup rather than silently ignored. The exporters read
+ * the endpoint, headers and timeout variables themselves; the sampler comes from
+ * OTEL_TRACES_SAMPLER. OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true is the opt-in to
+ * record tool arguments on spans.
+ */
+
+const exporter = z.enum(['otlp', 'none'], { message: 'pm exports OpenTelemetry data with otlp (or none)' });
+const protocol = z.enum(['http/json'], { message: 'pm ships the OTLP/HTTP JSON exporter: use http/json' });
+
+export const otelSettingsSchema = z
+  .object({
+    disabled: z.boolean(),
+    tracesExporter: exporter.optional(),
+    metricsExporter: exporter.optional(),
+    protocol: protocol.optional(),
+    tracesProtocol: protocol.optional(),
+    metricsProtocol: protocol.optional(),
+    endpoint: z.boolean(),
+    tracesEndpoint: z.boolean(),
+    metricsEndpoint: z.boolean(),
+    captureContent: z.boolean(),
+  })
+  .transform((raw) => {
+    const on = (chosen: 'otlp' | 'none' | undefined, endpoint: boolean) => !raw.disabled && (chosen === 'otlp' || (chosen === undefined && (raw.endpoint || endpoint)));
+    return { traces: on(raw.tracesExporter, raw.tracesEndpoint), metrics: on(raw.metricsExporter, raw.metricsEndpoint), captureContent: raw.captureContent };
+  });
+
+/** The parsed OpenTelemetry settings. */
+export type OtelSettings = z.infer<typeof otelSettingsSchema>;
+
+/** The variable behind each field, for error messages. */
+export const OTEL_ENV_NAMES: Readonly<Record<string, string>> = {
+  'otel.tracesExporter': 'OTEL_TRACES_EXPORTER',
+  'otel.metricsExporter': 'OTEL_METRICS_EXPORTER',
+  'otel.protocol': 'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'otel.tracesProtocol': 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'otel.metricsProtocol': 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL',
+};
+
+const flag = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
+const text = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim().toLowerCase());
+
+/** The raw input of {@link otelSettingsSchema} from an environment. */
+export function otelSettingsInput(env: NodeJS.ProcessEnv): z.input<typeof otelSettingsSchema> {
+  return {
+    disabled: flag(env.OTEL_SDK_DISABLED),
+    tracesExporter: text(env.OTEL_TRACES_EXPORTER) as 'otlp' | undefined,
+    metricsExporter: text(env.OTEL_METRICS_EXPORTER) as 'otlp' | undefined,
+    protocol: text(env.OTEL_EXPORTER_OTLP_PROTOCOL) as 'http/json' | undefined,
+    tracesProtocol: text(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) as 'http/json' | undefined,
+    metricsProtocol: text(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) as 'http/json' | undefined,
+    endpoint: text(env.OTEL_EXPORTER_OTLP_ENDPOINT) !== undefined,
+    tracesEndpoint: text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) !== undefined,
+    metricsEndpoint: text(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) !== undefined,
+    captureContent: flag(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
+  };
+}

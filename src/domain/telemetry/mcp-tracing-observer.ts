@@ -1,0 +1,151 @@
+import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import type { McpObservedOutcome, McpObservedRequest, McpRequestObservation, McpRequestObserver } from '../mcp/request-observer.js';
+import type { McpRequestContext } from '../mcp/request-context.js';
+import { readMcpTraceContext, type McpTraceContext } from '../mcp/request-meta.js';
+import { MCP_META } from '../mcp/protocol.js';
+import type { JsonObject } from '../mcp/wire-types.js';
+
+/**
+ * One OpenTelemetry server span per MCP request, named and attributed after the OpenTelemetry
+ * semantic conventions for MCP (span `{mcp.method.name} {target}`; `mcp.method.name`,
+ * `jsonrpc.request.id`, `gen_ai.tool.name`, `gen_ai.prompt.name`, `mcp.resource.uri`,
+ * `mcp.protocol.version`, `error.type`, `rpc.response.status_code`, `network.transport`), plus
+ * `http.response.status_code` over HTTP and pm's `pm.mcp.era`; and the
+ * `mcp.server.operation.duration` histogram. The remote parent is the request's own W3C trace
+ * context — `_meta.traceparent` first, then the `traceparent` header — and nothing else, so no
+ * two requests share a trace by accident (seed 004 "Decision": per-request trace isolation).
+ * Argument values are recorded only when the operator opts in (`captureContent`).
+ */
+
+/** Options of {@link McpTracingObserver}. */
+export interface McpTracingOptions {
+  /** Record `gen_ai.tool.call.arguments` (the operator's opt-in: arguments can hold item contents). */
+  readonly captureContent?: boolean;
+}
+
+/** The semantic-convention name of the duration histogram. */
+export const MCP_SERVER_DURATION_METRIC = 'mcp.server.operation.duration';
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function metaOf(params: JsonObject | undefined): JsonObject | undefined {
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as JsonObject) : undefined;
+}
+
+/** The request's own W3C trace context: valid `_meta` keys first, then the HTTP headers. */
+function remoteParentOf(request: McpObservedRequest): TelemetryRemoteParent | undefined {
+  const fromMeta = safeTrace(metaOf(request.params));
+  const headers = request.facts.headers;
+  const trace = fromMeta?.traceparent ? fromMeta : headers?.traceparent ? safeTrace({ traceparent: headers.traceparent, ...(headers.tracestate ? { tracestate: headers.tracestate } : {}) }) : undefined;
+  if (!trace?.traceparent) return undefined;
+  return trace.tracestate ? { traceparent: trace.traceparent, tracestate: trace.tracestate } : { traceparent: trace.traceparent };
+}
+
+function safeTrace(meta: JsonObject | undefined): McpTraceContext | undefined {
+  if (!meta) return undefined;
+  try {
+    return readMcpTraceContext(meta);
+  } catch {
+    return undefined; // malformed trace metadata is the request's error, not a parent
+  }
+}
+
+/** The span name's target and the attributes that name what the request is about. */
+function targetOf(request: McpObservedRequest): { readonly target: string | undefined; readonly attributes: TelemetryAttributes } {
+  const params = request.params;
+  switch (request.method) {
+    case 'tools/call': {
+      const name = str(params?.name);
+      return { target: name, attributes: { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' } };
+    }
+    case 'prompts/get': {
+      const name = str(params?.name);
+      return { target: name, attributes: { 'gen_ai.prompt.name': name } };
+    }
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return { target: undefined, attributes: { 'mcp.resource.uri': str(params?.uri) } };
+    default:
+      return { target: undefined, attributes: {} };
+  }
+}
+
+class McpTracingObservation implements McpRequestObservation {
+  private revision: string | undefined;
+
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly span: TelemetrySpan,
+    private readonly metric: Record<string, string | undefined>,
+  ) {}
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.telemetry.withSpan(this.span, work);
+  }
+
+  resolved(ctx: McpRequestContext): void {
+    this.revision = ctx.revision;
+    this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
+  }
+
+  end(outcome: McpObservedOutcome, httpStatus: number | undefined): void {
+    const errorType = errorTypeOf(outcome, httpStatus);
+    if (outcome.kind === 'error') this.span.setAttributes({ 'rpc.response.status_code': String(outcome.code) });
+    if (httpStatus !== undefined) this.span.setAttributes({ 'http.response.status_code': httpStatus });
+    if (errorType !== undefined) this.span.fail(errorType);
+    const seconds = this.span.end();
+    this.telemetry.recordHistogram(MCP_SERVER_DURATION_METRIC, seconds, { ...this.metric, 'mcp.protocol.version': this.revision, 'error.type': errorType }, 's');
+  }
+}
+
+function errorTypeOf(outcome: McpObservedOutcome, httpStatus: number | undefined): string | undefined {
+  switch (outcome.kind) {
+    case 'error':
+      return String(outcome.code);
+    case 'result':
+      return outcome.toolError ? 'tool_error' : undefined;
+    case 'refused':
+      return httpStatus !== undefined && httpStatus >= 400 ? String(httpStatus) : 'refused';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+/** The request observer that traces every request through a {@link Telemetry}. */
+export class McpTracingObserver implements McpRequestObserver {
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly options: McpTracingOptions = {},
+  ) {}
+
+  observe(request: McpObservedRequest): McpRequestObservation {
+    const { target, attributes } = targetOf(request);
+    const transport = request.facts.kind === 'http' ? 'tcp' : request.facts.kind === 'stdio' ? 'pipe' : undefined;
+    const protocolVersion = request.era === 'modern' ? str(metaOf(request.params)?.[MCP_META.protocolVersion]) : undefined;
+    const args = this.options.captureContent && request.method === 'tools/call' && request.params?.arguments !== undefined ? JSON.stringify(request.params.arguments) : undefined;
+    const span = this.telemetry.startServerSpan(
+      target ? `${request.method} ${target}` : request.method,
+      {
+        'mcp.method.name': request.method,
+        'jsonrpc.request.id': String(request.id),
+        ...attributes,
+        'mcp.protocol.version': protocolVersion,
+        'network.transport': transport,
+        'network.protocol.name': request.facts.kind === 'http' ? 'http' : undefined,
+        'pm.mcp.era': request.era,
+        'gen_ai.tool.call.arguments': args,
+      },
+      remoteParentOf(request),
+    );
+    const metric = {
+      'mcp.method.name': request.method,
+      'gen_ai.tool.name': str(attributes['gen_ai.tool.name']),
+      'gen_ai.prompt.name': str(attributes['gen_ai.prompt.name']),
+      'network.transport': transport,
+      'pm.mcp.era': request.era,
+    };
+    return new McpTracingObservation(this.telemetry, span, metric);
+  }
+}

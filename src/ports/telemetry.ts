@@ -1,0 +1,44 @@
+/**
+ * Traces and metrics for operators (seed 004 "Removed, migrated, and deprecated behavior":
+ * remote operations use host OpenTelemetry). Shaped to what pm records: one server span per
+ * MCP request whose remote parent comes only from that request's own W3C trace context, child
+ * spans under the active span, and counters and histograms. Adapters: in memory (tests) and
+ * OpenTelemetry (the official SDK, composed only when the standard OTEL_* variables ask for it).
+ */
+
+/** Span and metric attributes; undefined values are left out. */
+export type TelemetryAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** W3C Trace Context of a remote parent (`traceparent`, optional `tracestate`). */
+export interface TelemetryRemoteParent {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+}
+
+/** One span being recorded. */
+export interface TelemetrySpan {
+  setAttributes(attributes: TelemetryAttributes): void;
+  /** Marks the span failed: status error and `error.type`, with an optional description. */
+  fail(errorType: string, description?: string): void;
+  /** Ends the span (once) and returns how long it lasted, in seconds. */
+  end(): number;
+}
+
+/** Observability as pm needs it. */
+export interface Telemetry {
+  /**
+   * Starts a server span. Its parent is `remoteParent` when given and valid, otherwise it is the
+   * root of a new trace — never whatever span happens to be active (trace isolation).
+   */
+  startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan;
+  /** Starts an internal span under the active span, or returns undefined when none is active. */
+  startChildSpan(name: string, attributes: TelemetryAttributes): TelemetrySpan | undefined;
+  /** Runs `work` with `span` active, so child spans started inside it (however deep in async code) nest under it. */
+  withSpan<T>(span: TelemetrySpan, work: () => T): T;
+  /** Adds `value` to the counter `name`. */
+  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void;
+  /** Records one value of the histogram `name` (unit given at first use, e.g. `s`). */
+  recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void;
+  /** Exports what is pending and stops (process shutdown). */
+  shutdown(): Promise<void>;
+}

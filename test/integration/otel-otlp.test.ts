@@ -1,0 +1,106 @@
+/**
+ * OpenTelemetry end to end: a real pm-mcp-http, configured only by standard OTEL_* variables,
+ * sends OTLP/HTTP to a receiver this test starts on 127.0.0.1; the test checks the spans and
+ * metrics that arrived. Then `pm mcp stats` reads the server's log back.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { httpPost, McpHttpProcesses, modernRequest } from '../support/mcp-http.js';
+import { makeTempTracker } from '../support/mcp-stdio.js';
+
+const PM_BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
+const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Otlp = Record<string, any>;
+
+const processes = new McpHttpProcesses();
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await processes.killAll();
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+/** An OTLP/HTTP receiver: every POST body, by path. */
+async function receiver(): Promise<{ url: string; received: { path: string; body: Otlp }[] }> {
+  const received: { path: string; body: Otlp }[] = [];
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: JSON.parse(text) as Otlp });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+const attr = (span: Otlp, key: string) => {
+  const value = span.attributes.find((a: Otlp) => a.key === key)?.value;
+  return value?.stringValue ?? value?.intValue ?? value?.boolValue;
+};
+
+test('spans and metrics arrive over OTLP/HTTP, parented on the request trace context, and pm mcp stats reads the log', async () => {
+  const otlp = await receiver();
+  const tracker = await makeTempTracker('pm-otel-');
+  cleanups.push(tracker.remove);
+  const server = await processes.start(tracker.dir, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'pm-otel-test', PM_MCP_PROFILE: 'full' });
+
+  const list = modernRequest(1, 'tools/call', { name: 'pm_list', arguments: {} }, { meta: { traceparent: PARENT } });
+  expect((await httpPost(server.url, list.body, list.headers)).status).toBe(200);
+  const initialize = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy-probe', version: '3.1' } } };
+  expect((await httpPost(server.url, initialize, { accept: 'application/json, text/event-stream' })).status).toBe(200);
+
+  server.proc.process.kill('SIGTERM');
+  expect((await server.proc.exited).code).toBe(0);
+
+  const spans = otlp.received.filter((r) => r.path === '/v1/traces').flatMap((r) => r.body.resourceSpans.flatMap((rs: Otlp) => rs.scopeSpans.flatMap((ss: Otlp) => ss.spans)));
+  const resource = otlp.received.find((r) => r.path === '/v1/traces')!.body.resourceSpans[0].resource;
+  expect(resource.attributes).toEqual(expect.arrayContaining([{ key: 'service.name', value: { stringValue: 'pm-otel-test' } }]));
+  const call = spans.find((span: Otlp) => span.name === 'tools/call pm_list');
+  expect(call).toBeDefined();
+  expect(call.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+  expect(call.parentSpanId).toBe('00f067aa0ba902b7');
+  expect(call.kind).toBe(2); // SERVER
+  expect([attr(call, 'mcp.method.name'), attr(call, 'gen_ai.tool.name'), attr(call, 'mcp.protocol.version'), attr(call, 'network.transport'), Number(attr(call, 'http.response.status_code'))]).toEqual(['tools/call', 'pm_list', '2026-07-28', 'tcp', 200]);
+  const reads = spans.filter((span: Otlp) => span.name === 'pm.tracker list');
+  expect(reads.length).toBeGreaterThan(0);
+  for (const read of reads) expect([read.traceId, read.parentSpanId]).toEqual([call.traceId, call.spanId]);
+  const init = spans.find((span: Otlp) => span.name === 'initialize');
+  expect([attr(init, 'pm.mcp.era'), attr(init, 'mcp.protocol.version')]).toEqual(['legacy', '2025-11-25']);
+  expect(init.traceId).not.toBe(call.traceId);
+
+  const metrics = otlp.received.filter((r) => r.path === '/v1/metrics').flatMap((r) => r.body.resourceMetrics.flatMap((rm: Otlp) => rm.scopeMetrics.flatMap((sm: Otlp) => sm.metrics)));
+  const names = metrics.map((metric: Otlp) => metric.name);
+  expect(names).toEqual(expect.arrayContaining(['mcp.server.operation.duration', 'pm.mcp.requests']));
+  const requests = metrics.find((metric: Otlp) => metric.name === 'pm.mcp.requests');
+  const legacy = requests.sum.dataPoints.find((point: Otlp) => point.attributes.some((a: Otlp) => a.key === 'pm.mcp.client.name' && a.value.stringValue === 'legacy-probe'));
+  expect(Number(legacy.asInt ?? legacy.asDouble)).toBe(1);
+
+  const log = join(tracker.dir, 'server.log');
+  await writeFile(log, server.proc.stderr());
+  const stats = spawnSync(process.execPath, [PM_BIN, 'mcp', 'stats', '--log', log, '--json'], { cwd: tracker.dir, encoding: 'utf8' });
+  expect(stats.status).toBe(0);
+  const value = JSON.parse(stats.stdout) as Otlp;
+  expect(value).toMatchObject({ legacyRequests: 1, modernRequests: 1, servers: 1 });
+  expect(value.rows).toEqual([
+    { era: 'legacy', revision: '2025-11-25', client: 'legacy-probe', clientVersion: '3.1', requests: 1 },
+    { era: 'modern', revision: '2026-07-28', client: 'http-test', clientVersion: expect.any(String), requests: 1 },
+  ]);
+}, 60_000);
+
+test('without OTEL_* variables the banner says OpenTelemetry is off', async () => {
+  const tracker = await makeTempTracker('pm-otel-off-');
+  cleanups.push(tracker.remove);
+  const server = await processes.start(tracker.dir, {});
+  server.proc.process.kill('SIGTERM');
+  await server.proc.exited;
+  expect(server.proc.stderr()).toContain('OpenTelemetry: off');
+});

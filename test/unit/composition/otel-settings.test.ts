@@ -1,0 +1,27 @@
+import { settingsFromEnv, SettingsError } from '../../../src/composition/settings.js';
+
+const otel = (env: NodeJS.ProcessEnv) => settingsFromEnv(env, '/work', 'alice').otel;
+
+test('off by default and with OTEL_SDK_DISABLED or the none exporter', () => {
+  expect(otel({})).toEqual({ traces: false, metrics: false, captureContent: false });
+  expect(otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' })).toMatchObject({ traces: false, metrics: false });
+  expect(otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_METRICS_EXPORTER: 'none' })).toMatchObject({ traces: true, metrics: false });
+});
+
+test('an OTLP endpoint or the otlp exporter turns a signal on', () => {
+  expect(otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toEqual({ traces: true, metrics: true, captureContent: false });
+  expect(otel({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toMatchObject({ traces: true, metrics: false });
+  expect(otel({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' })).toEqual({ traces: true, metrics: false, captureContent: true });
+});
+
+test('an exporter or protocol pm does not ship is refused, naming the variable', () => {
+  expect(() => otel({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(SettingsError);
+  expect(() => otel({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER/);
+  expect(() => otel({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*http\/json/);
+});
+
+test('PM_MCP_LEGACY is on or off', () => {
+  expect(settingsFromEnv({}, '/work', 'alice').legacyAdapter).toBe('on');
+  expect(settingsFromEnv({ PM_MCP_LEGACY: 'off' }, '/work', 'alice').legacyAdapter).toBe('off');
+  expect(() => settingsFromEnv({ PM_MCP_LEGACY: 'maybe' }, '/work', 'alice')).toThrow(/PM_MCP_LEGACY/);
+});
