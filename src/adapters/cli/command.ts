@@ -101,5 +101,10 @@ export interface CliCommand {
   readonly args: readonly PositionalSpec[];
   readonly options: Readonly<Record<string, OptionSpec>>;
   readonly examples?: readonly string[];
+  /**
+   * Options people type that this command does not have, mapped to the hint to give: an
+   * unknown `--tag` on update suggests `--add-tag`, not the edit-distance neighbour `--tags`.
+   */
+  readonly optionHints?: Readonly<Record<string, string>>;
   run(args: ParsedArgs, context: CliContext): Promise<CommandOutcome>;
 }
