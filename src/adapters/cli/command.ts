@@ -30,6 +30,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** A UTF-8 file, relative paths taken from the working directory. */
   readFile(path: string): Promise<string>;
+  /** True when stdout is a terminal that may get colors (not a pipe, no NO_COLOR). */
+  readonly color?: boolean;
   /** True when a person can answer a prompt (stdin is a terminal). */
   readonly interactive: boolean;
   /** Asks a yes/no question; only called when `interactive` is true. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../../../../src/adapters/cli/usage-error.js';
+import { NodeCliIo } from '../../../../src/adapters/cli/node-cli-io.js';
 import type { Item } from '../../../../src/domain/tracker/item.js';
 import type { ListResult } from '../../../../src/domain/tracker/list-query.js';
 import type { NextResult } from '../../../../src/domain/tracker/next-query.js';
@@ -61,5 +62,27 @@ describe('readable output', () => {
     expect(second.items).toEqual(viaCursor.items);
     expect(second.items[0]!.id).not.toBe(last);
     expect(((await cli.run(['list', '--after', 'pm-nothere'])).error as Error).message).toBe('no item pm-nothere to continue after');
+  });
+});
+
+describe('colors', () => {
+  it('colors ids, priorities and statuses on a color terminal, never under --json', async () => {
+    const cli = await cliHarness();
+    const id = (await cli.json<Result>(['create', 'Colorful', '-p', '0'])).item.id;
+    const colored = (await cli.run(['list'], { color: true })).stdout;
+    expect(colored).toContain(`\u001b[36m${id}\u001b[0m`);
+    expect(colored).toContain('\u001b[1;31mP0\u001b[0m');
+    expect(colored).toContain('\u001b[32mopen\u001b[0m');
+    expect(colored.replace(/\u001b\[[0-9;]*m/g, '')).toBe((await cli.run(['list'])).stdout);
+    expect((await cli.run(['list'])).stdout).not.toContain('\u001b[');
+    expect((await cli.run(['--json', 'list'], { color: true })).stdout).not.toContain('\u001b[');
+  });
+
+  it('a terminal gets colors unless NO_COLOR is set; a pipe never does', () => {
+    const tty = { isTTY: true } as unknown as NodeJS.WriteStream;
+    const pipe = {} as unknown as NodeJS.WriteStream;
+    expect(new NodeCliIo('/', process.stdin, tty, process.stderr, {}).color).toBe(true);
+    expect(new NodeCliIo('/', process.stdin, tty, process.stderr, { NO_COLOR: '1' }).color).toBe(false);
+    expect(new NodeCliIo('/', process.stdin, pipe, process.stderr, {}).color).toBe(false);
   });
 });
