@@ -86,3 +86,18 @@ describe('colors', () => {
     expect(new NodeCliIo('/', process.stdin, pipe, process.stderr, {}).color).toBe(false);
   });
 });
+
+describe('pm completion', () => {
+  it('prints bash, zsh and fish scripts with every command, its flags and id completion', async () => {
+    const cli = await cliHarness();
+    const bash = (await cli.run(['completion', 'bash'])).stdout;
+    expect(bash).toContain('complete -o default -F _pm pm');
+    expect(bash).toMatch(/compgen -W "init context next list search get .*completion"/);
+    expect(bash).toMatch(/update\) flags="[^"]*--add-tag[^"]*--json/);
+    expect(bash).toContain(`pm list --all --limit 500 --json 2>/dev/null | sed -n 's/^      "id": "\\([^"]*\\)",$/\\1/p'`);
+    expect((await cli.run(['completion', 'zsh'])).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
+    const fish = (await cli.run(['completion', 'fish'])).stdout;
+    expect(fish).toContain("complete -c pm -n '__fish_seen_subcommand_from list' -l mine");
+    expect(((await cli.run(['completion', 'tcsh'])).error as Error).message).toBe('<shell>: expected one of bash, zsh, fish');
+  });
+});
