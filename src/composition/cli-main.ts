@@ -32,7 +32,7 @@ export interface CliMainOptions {
 export async function main(argv: readonly string[], options: CliMainOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const io = options.io ?? new NodeCliIo(cwd);
+  const io = options.io ?? new NodeCliIo(cwd, process.stdin, process.stdout, process.stderr, env);
   try {
     const progress = options.io === undefined && process.stderr.isTTY ? progressBar(process.stderr, 'pm: indexing items') : undefined;
     const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd), progress);

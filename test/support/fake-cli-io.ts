@@ -7,8 +7,12 @@ export class FakeCliIo implements CliIo {
   readonly questions: string[] = [];
 
   constructor(
-    private readonly options: { stdin?: string; files?: Record<string, string>; interactive?: boolean; answers?: boolean[] } = {},
+    private readonly options: { stdin?: string; files?: Record<string, string>; interactive?: boolean; answers?: boolean[]; color?: boolean } = {},
   ) {}
+
+  get color(): boolean {
+    return this.options.color ?? false;
+  }
 
   get interactive(): boolean {
     return this.options.interactive ?? false;

@@ -53,13 +53,13 @@ export function wantsJson(argv: readonly string[]): boolean {
  * Parses a command's argv (its options plus the globals) with node:util parseArgs in strict
  * mode, checks the positional count, and turns parseArgs' errors into short usage errors.
  */
-export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args' | 'options'>, argv: readonly string[]): { args: ParsedArgs; globals: GlobalOptions } {
+export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args' | 'options' | 'optionHints'>, argv: readonly string[]): { args: ParsedArgs; globals: GlobalOptions } {
   const specs = { ...command.options, ...GLOBAL_OPTIONS };
   let parsed: { values: OptionValues; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...argv], options: toParseArgsOptions(specs), allowPositionals: true, strict: true }) as typeof parsed;
   } catch (error) {
-    throw new UsageError(describeParseError(error, specs), command.name);
+    throw new UsageError(describeParseError(error, specs, command.optionHints), command.name);
   }
   const globals = globalsFrom(parsed.values);
   if (!globals.help && !globals.version) checkPositionals(command, parsed.positionals);
@@ -103,12 +103,14 @@ function toParseArgsOptions(specs: Readonly<Record<string, OptionSpec>>): NonNul
   return options;
 }
 
-function describeParseError(error: unknown, specs: Readonly<Record<string, OptionSpec>>): string {
+function describeParseError(error: unknown, specs: Readonly<Record<string, OptionSpec>>, hints: Readonly<Record<string, string>> = {}): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const option = /--[A-Za-z0-9][\w-]*/.exec(message)?.[0] ?? /'(-[^' ,]+)/.exec(message)?.[1];
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const hint = option ? hints[option.replace(/^-+/, '').replace(/=.*$/, '')] : undefined;
+      if (hint) return `unknown option '${option}'; ${hint}`;
       const suggestion = option ? closestOption(option, specs) : undefined;
       return `unknown option '${option ?? message}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
     }

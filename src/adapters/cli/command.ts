@@ -39,6 +39,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** A UTF-8 file, relative paths taken from the working directory. */
   readFile(path: string): Promise<string>;
+  /** True when stdout is a terminal that may get colors (not a pipe, no NO_COLOR). */
+  readonly color?: boolean;
   /** True when a person can answer a prompt (stdin is a terminal). */
   readonly interactive: boolean;
   /** Asks a yes/no question; only called when `interactive` is true. */
@@ -110,5 +112,10 @@ export interface CliCommand {
   readonly args: readonly PositionalSpec[];
   readonly options: Readonly<Record<string, OptionSpec>>;
   readonly examples?: readonly string[];
+  /**
+   * Options people type that this command does not have, mapped to the hint to give: an
+   * unknown `--tag` on update suggests `--add-tag`, not the edit-distance neighbour `--tags`.
+   */
+  readonly optionHints?: Readonly<Record<string, string>>;
   run(args: ParsedArgs, context: CliContext): Promise<CommandOutcome>;
 }

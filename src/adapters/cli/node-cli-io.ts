@@ -14,7 +14,13 @@ export class NodeCliIo implements CliIo {
     private readonly stdin: NodeJS.ReadStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
     private readonly stderr: NodeJS.WritableStream = process.stderr,
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
+
+  /** Colors only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
+  get color(): boolean {
+    return (this.stdout as NodeJS.WriteStream).isTTY === true && !this.env.NO_COLOR;
+  }
 
   get interactive(): boolean {
     return this.stdin.isTTY === true;

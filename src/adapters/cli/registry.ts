@@ -2,6 +2,7 @@ import type { CliCommand } from './command.js';
 import { claimCommand, releaseCommand } from './commands/claim-commands.js';
 import { closeCommand, reopenCommand } from './commands/close-commands.js';
 import { commentCommand } from './commands/comment-command.js';
+import { completionCommand } from './commands/completion-command.js';
 import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
@@ -48,6 +49,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeFixIdsCommand,
   mergeDriverCommand,
   mcpStatsCommand,
+  completionCommand(() => COMMANDS),
 ];
 
 const byName = new Map<string, CliCommand>();

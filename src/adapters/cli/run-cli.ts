@@ -1,5 +1,6 @@
 import { closest, parseCommandArgs, parseGlobalArgs, splitArgv } from './argv.js';
 import type { CliIo, CliServices, GlobalOptions } from './command.js';
+import { colorize } from './render/colors.js';
 import { commandHelp, generalHelp } from './help.js';
 import { commandNames, findCommand } from './registry.js';
 import { UsageError } from './usage-error.js';
@@ -32,7 +33,7 @@ export async function runCli(argv: readonly string[], runtime: CliRuntime): Prom
   if (globals.version) return print(io, `${version}\n`);
   const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
   for (const warning of outcome.warnings ?? []) await io.writeError(`pm: warning: ${warning}\n`);
-  await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : outcome.human);
+  await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : io.color ? colorize(outcome.human) : outcome.human);
   return outcome.exitCode ?? 0;
 }
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import { TERMINAL_STATUSES } from './config.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { IndexFilter, IndexSortField, ItemIndexStore } from '../../ports/item-index-store.js';
@@ -27,6 +27,8 @@ export interface ListQuery {
   readonly order?: 'asc' | 'desc';
   readonly limit?: number;
   readonly cursor?: string;
+  /** Continue after this item, in the query's order (a short, human form of a cursor). */
+  readonly after?: string;
 }
 
 export interface ListResult {
@@ -75,8 +77,8 @@ export function runListQuery(index: ItemIndexStore, query: ListQuery): ListResul
   const sort = query.sort ?? 'priority';
   const direction = (query.order ?? (sort === 'updated' ? 'desc' : 'asc')) === 'asc' ? 1 : -1;
   const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction, query.idPrefix, query.blockedBy]);
-  const after = query.cursor ? decodeCursor(query.cursor, fingerprint).key : undefined;
   const fields = SORT_FIELDS[sort];
+  const after = query.cursor ? decodeCursor(query.cursor, fingerprint).key : query.after !== undefined ? keyOf(index, query.after, fields) : undefined;
   const { items, total } = index.page({ filter: listFilter(query), sort: fields, descending: direction < 0, ...(after ? { after } : {}), limit: limit + 1 });
   const page = items.slice(0, limit);
   const last = page[page.length - 1];
@@ -85,6 +87,13 @@ export function runListQuery(index: ItemIndexStore, query: ListQuery): ListResul
     total,
     ...(items.length > limit && last ? { nextCursor: encodeCursor({ key: fields.map((field) => sortValue(last, field)), query: fingerprint }) } : {}),
   };
+}
+
+/** The sort key of the item a page continues after (`after`: its current values). */
+function keyOf(index: ItemIndexStore, id: string, fields: readonly IndexSortField[]): (string | number)[] {
+  const entry = index.get(id);
+  if (!entry) throw new NotFoundError(`no item ${id} to continue after`, { field: 'after', itemId: id });
+  return fields.map((field) => sortValue(entry, field));
 }
 
 /** Keeps `rows` sorted and at most `bound` long while inserting `row`. */

@@ -6,6 +6,8 @@ export interface NextQuery {
   readonly assignee?: string;
   readonly type?: readonly string[];
   readonly tag?: readonly string[];
+  /** Only items assigned to `assignee` (`pm next --mine`), not unassigned ones too. */
+  readonly assignedOnly?: boolean;
   /** How many runners-up to return beside the pick (default 3). */
   readonly alternatives?: number;
 }
@@ -26,15 +28,19 @@ export interface NextResult {
  */
 export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: string): NextResult {
   const keep = (query.alternatives ?? 3) + 1;
-  const { counts, ready } = index.readiness({
+  const mine = query.assignedOnly === true && query.assignee !== undefined;
+  // Only one's own items: every ready item is asked for and the others dropped here, so the index keeps one readiness rule.
+  const { counts: all, ready: readyAll } = index.readiness({
     status: 'open',
     nowIso,
     ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
     ...(query.type?.length ? { types: query.type } : {}),
     ...(query.tag?.length ? { tagsAll: query.tag } : {}),
-    limit: keep,
+    limit: mine ? Math.max(keep, index.size()) : keep,
   });
-  const best = [...ready];
+  const ready = mine ? readyAll.filter((entry) => entry.assignee === query.assignee) : readyAll;
+  const counts = mine ? { ...all, ready: ready.length } : all;
+  const best = [...ready].slice(0, keep);
   const pick = best[0];
   return {
     item: pick ? toSummary(pick) : null,

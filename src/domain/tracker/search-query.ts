@@ -58,6 +58,11 @@ interface Row {
  * every index adapter ranks alike. Only the best `limit` rows are kept while the candidates
  * stream by, and only those are read in full (for summaries and snippets).
  */
+/** Tokenized terms of a query, as {@link runSearchQuery} looks for them. */
+export function searchTerms(query: string): string[] {
+  return tokenize(query);
+}
+
 export function runSearchQuery(index: ItemIndexStore, query: SearchQuery): SearchResult {
   const terms = tokenize(query.query);
   if (terms.length === 0) throw new ValidationError('search query has no words to look for', { field: 'query' });
@@ -126,9 +131,20 @@ function compareRows(a: Row, b: Row): number {
 }
 
 function snippetOf(entry: IndexEntry, terms: string[]): { snippet?: string } {
-  for (const source of [entry.text.body, entry.text.comments]) {
+  return snippetIn([entry.text.body, entry.text.comments], terms);
+}
+
+/**
+ * The snippet around the first term found in `sources` (body, then comments). Given the original
+ * texts it keeps their case: terms are looked up in a lowercased copy, which has the same
+ * positions unless lowercasing changed a length, when the lowercased text is cut instead.
+ */
+export function snippetIn(sources: readonly string[], terms: readonly string[]): { snippet?: string } {
+  for (const original of sources) {
+    const lower = original.toLowerCase();
+    const source = lower.length === original.length ? original : lower;
     for (const term of terms) {
-      const at = source.indexOf(term);
+      const at = lower.indexOf(term);
       if (at < 0) continue;
       const start = Math.max(0, at - 40);
       const end = Math.min(source.length, at + term.length + 60);

@@ -25,7 +25,7 @@ import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
 import { MutationEngine, type ApplyMutation, type MutationRequest } from './mutation-engine.js';
 import { runNextQuery, type NextQuery, type NextResult } from './next-query.js';
 import type { MutationResult } from './receipt.js';
-import { runSearchQuery, type SearchQuery, type SearchResult } from './search-query.js';
+import { runSearchQuery, searchTerms, snippetIn, type SearchQuery, type SearchResult } from './search-query.js';
 import { TrackerPaths } from './tracker-paths.js';
 import { validateTracker, type ValidationReport } from './validate.js';
 
@@ -136,6 +136,11 @@ export class Tracker {
     return this.loadedConfig;
   }
 
+  /** Who this tracker records when a call names nobody (`--mine` means items assigned to them). */
+  get defaultActor(): string {
+    return this.options.defaultActor;
+  }
+
   async get(id: string): Promise<Item> {
     assertId(id);
     const item = await this.store.readItem(id);
@@ -167,7 +172,15 @@ export class Tracker {
     await this.assertKnownFilters(query.status, undefined);
     await this.sync.refresh();
     const result = runSearchQuery(this.index, query);
-    return { ...result, results: withActiveBlockers(this.index, result.results), ...this.unreadable() };
+    const terms = searchTerms(query.query);
+    // The index keeps lowercased text; the snippets a person reads come from the item files.
+    const results = await Promise.all(result.results.map(async (hit) => {
+      if (hit.snippet === undefined) return hit;
+      const item = await this.store.readItem(hit.id).catch(() => undefined);
+      const snippet = item ? snippetIn([item.body, item.comments.map((c) => c.text).join('\n')], terms).snippet : undefined;
+      return snippet === undefined ? hit : { ...hit, snippet };
+    }));
+    return { ...result, results: withActiveBlockers(this.index, results), ...this.unreadable() };
   }
 
   private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {

@@ -4,6 +4,7 @@ import { parseWith } from '../argv.js';
 import { IDEMPOTENCY_OPTION, commaList, guardShape, guardsFrom, keyValueList, priorityValue, repeated } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
+import { UsageError } from '../usage-error.js';
 import { BODY_OPTIONS, customFields, readBody } from '../shared-inputs.js';
 
 const schema = z.object({
@@ -31,8 +32,9 @@ export const createCommand: CliCommand = {
   name: 'create',
   summary: 'Create an item',
   description: 'Creates a work item. Everything but the title has a default from .agents/pm/config.yaml (type Task, status open, priority 2 unless configured otherwise).',
-  args: [{ name: 'title' }],
+  args: [{ name: 'title', optional: true }],
   options: {
+    title: { type: 'string', value: 'TEXT', description: 'The title, as a flag (instead of the <title> argument)' },
     type: { type: 'string', value: 'TYPE', description: 'Item type (e.g. Task, Feature, Epic)' },
     status: { type: 'string', value: 'STATUS', description: 'Starting status (draft, open, in_progress, blocked)' },
     priority: { type: 'string', short: 'p', value: 'N', description: 'Priority 0 (highest) to 4 (lowest)' },
@@ -52,10 +54,15 @@ export const createCommand: CliCommand = {
   examples: [
     'pm create "Fix login redirect" -p 1 --tag auth --ac "redirects to /home after login"',
     'pm create "Checkout v2" --type Epic',
+    'pm create --title "Flaky upload test" --type Chore',
     'git log -1 --format=%B | pm create "Follow up" --body-file -',
   ],
   async run(args, { io, services }) {
-    const input = parseWith(schema, { ...args.values, title: args.positionals[0] }, 'create', ['title']);
+    const flag = typeof args.values.title === 'string' ? args.values.title : undefined;
+    if (flag !== undefined && args.positionals[0] !== undefined) throw new UsageError('give the title once: as <title> or as --title, not both', 'create');
+    const title = flag ?? args.positionals[0];
+    if (title === undefined) throw new UsageError('missing <title> (or --title)', 'create');
+    const input = parseWith(schema, { ...args.values, title }, 'create', ['title']);
     const tracker = await services.tracker();
     const body = await readBody(input, io, 'create');
     const acceptance = [...(input.ac ?? []), ...(input.acceptance ?? [])];

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { NextQuery } from '../../../domain/tracker/next-query.js';
 import type { SearchQuery } from '../../../domain/tracker/search-query.js';
 import { parseWith } from '../argv.js';
+import { UsageError } from '../usage-error.js';
 import { commaList, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderNext, renderSearch } from '../render/list-view.js';
 import { warnUnreadable } from '../shared-inputs.js';
 
-const nextSchema = z.object({ assignee: z.string().optional(), type: commaList, tag: commaList });
+const nextSchema = z.object({ assignee: z.string().optional(), mine: z.boolean().optional(), type: commaList, tag: commaList });
 
 /** `pm next`: the single best item to start now, and why. */
 export const nextCommand: CliCommand = {
@@ -17,18 +18,21 @@ export const nextCommand: CliCommand = {
   args: [],
   options: {
     assignee: { type: 'string', value: 'NAME', description: 'Who is asking: skip items assigned to or claimed by somebody else' },
+    mine: { type: 'boolean', description: 'Only items assigned to you (the actor)' },
     type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given' },
   },
-  examples: ['pm next', 'pm next --assignee alice --tag backend', 'pm next --json'],
+  examples: ['pm next', 'pm next --mine', 'pm next --assignee alice --tag backend', 'pm next --json'],
   async run(args, { io, services }) {
     const input = parseWith(nextSchema, { ...args.values }, 'next');
+    if (input.mine && input.assignee !== undefined) throw new UsageError('give --mine or --assignee, not both', 'next');
+    const tracker = await services.tracker();
     const query: NextQuery = {
-      ...(input.assignee !== undefined ? { assignee: input.assignee } : {}),
+      ...(input.mine ? { assignee: tracker.defaultActor, assignedOnly: true } : input.assignee !== undefined ? { assignee: input.assignee } : {}),
       ...(input.type ? { type: input.type } : {}),
       ...(input.tag ? { tag: input.tag } : {}),
     };
-    const result = await (await services.tracker()).next(query);
+    const result = await tracker.next(query);
     await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderNext(result) };
   },

@@ -44,6 +44,7 @@ export const updateCommand: CliCommand = {
   summary: 'Change fields of an item',
   description: 'Changes only what you name. To close or cancel use pm close; to reopen use pm reopen.',
   args: [{ name: 'id' }],
+  optionHints: { tag: "did you mean '--add-tag'? (--tags replaces every tag)" },
   options: {
     title: { type: 'string', value: 'TEXT', description: 'New title' },
     ...BODY_OPTIONS,

@@ -41,7 +41,8 @@ export function renderList(result: ListResult): string {
   return lines(
     summaryTable(result.items),
     '',
-    result.nextCursor ? `${shown}; next page: --cursor ${result.nextCursor}` : shown,
+    // The short form: continue after the last row shown (--json keeps the exact cursor).
+    result.nextCursor ? `${shown}; next page: --after ${result.items[result.items.length - 1]!.id}` : shown,
   );
 }
 

@@ -153,7 +153,7 @@ describe('pm list', () => {
     expect(second.items.map((i) => i.title)).toEqual(['Alpha', 'Delta']);
     expect(second.nextCursor).toBeUndefined();
     const human = await cli.run(['list', '--limit', '2']);
-    expect(human.stdout).toContain(`2 of 4 items; next page: --cursor ${first.nextCursor}`);
+    expect(human.stdout).toContain(`2 of 4 items; next page: --after ${first.items[1]!.id}`);
   });
 
   it('rejects bad sort keys, limits and contradictory order flags', async () => {

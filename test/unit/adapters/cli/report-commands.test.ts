@@ -42,7 +42,7 @@ describe('pm next / search / context', () => {
     expect(found.results[0]!.matchedIn).toEqual(['body']);
     const human = (await cli.run(['search', 'cookie'])).stdout;
     expect(human).toContain(`${login}  P1  open`);
-    expect(human).toContain('safari loses the session cookie');
+    expect(human).toContain('Safari loses the session cookie');
     expect((await cli.run(['search', 'zebra'])).stdout).toBe('No matches.\n');
     expect(((await cli.run(['search', '--limit', '500', 'x'])).error as Error).message).toMatch(/^--limit: invalid limit '500'/);
     expect(((await cli.run(['search'])).error as Error).message).toBe('missing <words...>');
