@@ -17,7 +17,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SKIPPED = new Set(['node_modules', 'dist', '.tools', '.git', 'coverage']);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-/** The parent folder's `shared` as a whole path segment (a sibling file named shared-inputs.js is not it). */
+/** The parent folder's `shared` as a whole path segment (a sibling file named command-inputs.js is not it). */
 const SIBLING_SHARED = new RegExp(`${escape(['..', 'shared'].join('/'))}(?![\\w-])`);
 /** An absolute path under the machine's work folder (not `src/work/…`, not `/workspace`). */
 const ABSOLUTE_WORK = new RegExp(`(?<![\\w.~-])${escape(['', 'work', ''].join('/'))}`);

@@ -3,7 +3,7 @@ import { parseWith } from '../argv.js';
 import { GUARD_OPTIONS, guardShape, guardsFrom, idArgument } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
-import { YES_OPTION, consentFor } from '../shared-inputs.js';
+import { YES_OPTION, consentFor } from '../command-inputs.js';
 
 const closeSchema = z.object({
   id: idArgument,

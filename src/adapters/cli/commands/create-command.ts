@@ -5,7 +5,7 @@ import { IDEMPOTENCY_OPTION, commaList, guardShape, guardsFrom, keyValueList, pr
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
 import { UsageError } from '../usage-error.js';
-import { BODY_OPTIONS, customFields, readBody } from '../shared-inputs.js';
+import { BODY_OPTIONS, customFields, readBody } from '../command-inputs.js';
 
 const schema = z.object({
   title: z.string().trim().min(1, 'the title must not be empty'),

@@ -5,7 +5,7 @@ import { commaList, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../usage-error.js';
 import { renderList } from '../render/list-view.js';
-import { warnUnreadable } from '../shared-inputs.js';
+import { warnUnreadable } from '../command-inputs.js';
 
 const schema = z.object({
   status: commaList,

@@ -6,7 +6,7 @@ import { UsageError } from '../usage-error.js';
 import { commaList, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderNext, renderSearch } from '../render/list-view.js';
-import { warnUnreadable } from '../shared-inputs.js';
+import { warnUnreadable } from '../command-inputs.js';
 
 const nextSchema = z.object({ assignee: z.string().optional(), mine: z.boolean().optional(), type: commaList, tag: commaList });
 

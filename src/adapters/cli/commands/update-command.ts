@@ -4,7 +4,7 @@ import { parseWith } from '../argv.js';
 import { GUARD_OPTIONS, STRICT_OPTION, commaList, guardShape, guardsFrom, idArgument, integerValue, keyValueList, priorityValue, repeated } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
-import { BODY_OPTIONS, customFields, readBody } from '../shared-inputs.js';
+import { BODY_OPTIONS, customFields, readBody } from '../command-inputs.js';
 import { UsageError } from '../usage-error.js';
 
 const criterionIndexes = z.array(integerValue('criterion number', 1, 10_000)).optional();
