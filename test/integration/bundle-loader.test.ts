@@ -365,9 +365,10 @@ describe('bundle loader with Node’s own compile cache (PM_COMPILE_CACHE=node),
   });
 });
 
-// The same loader under a real Node >= 22.1, when scripts/conformance.mjs has installed one into
-// .tools/ (the project never depends on it, and CI's test step runs before that install, so
-// there these tests are not registered; the stand-in above covers the Node 22 branch then).
+// The same loader under a real Node >= 22.1, when `npm run tools` (scripts/tools.mjs, which
+// .ci/run calls before the tests) has installed one into .tools/. The project never depends on
+// it: in a clone without .tools/ these tests are not registered, and the stand-in above covers
+// the Node 22 branch.
 const NODE22 = node22();
 if (NODE22) describe('bundle loader under a real Node >= 22.1 (.tools)', () => {
   let dir: string;
