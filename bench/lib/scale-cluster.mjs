@@ -8,6 +8,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nginxConfig } from '../../scripts/lib/nginx-config.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -86,37 +87,7 @@ export function nginxBinary() {
 /** Starts one nginx round-robin balancer over `upstreams` (ports) on `port`; resolves with { url, pid, stop() }. */
 export async function startNginx(dir, port, upstreams) {
   mkdirSync(dir, { recursive: true });
-  const conf = `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream pm_mcp {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 64;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://pm_mcp;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error timeout;
-    }
-  }
-}
-`;
+  const conf = nginxConfig(dir, port, upstreams, { workerConnections: 4096 });
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const proc = spawn(nginxBinary(), ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
