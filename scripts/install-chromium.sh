@@ -15,20 +15,8 @@ for name in chromium chromium-browser; do
   if path=$(command -v "$name"); then echo "chromium: $path"; exit 0; fi
 done
 
-if ! command -v apt-get >/dev/null; then
-  echo "install-chromium: no chromium on PATH and no apt-get to install Debian's chromium package; install Chromium and set PM_CHROMIUM to its path" >&2
-  exit 1
-fi
-if [ "$(id -u)" -eq 0 ]; then
-  run=()
-elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-  run=(sudo -n)
-else
-  echo "install-chromium: installing Debian's chromium package needs root (or password-less sudo); run: apt-get update && apt-get install -y chromium" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${run[@]}" apt-get update -qq
-"${run[@]}" apt-get install -y -qq --no-install-recommends chromium >/dev/null
+. "$(dirname "$0")/lib/apt-install.sh"
+apt_runner install-chromium "run: apt-get update && apt-get install -y chromium (or install Chromium and set PM_CHROMIUM to its path)"
+apt_install chromium
 path=$(command -v chromium)
 echo "chromium: $path ($("$path" --version 2>/dev/null || echo 'version unknown'))"

@@ -16,19 +16,8 @@ for path in "$(command -v nginx || true)" /usr/sbin/nginx; do
   if [ -n "$path" ] && [ -x "$path" ]; then echo "nginx: $path"; exit 0; fi
 done
 
-if ! command -v apt-get >/dev/null; then
-  echo "install-nginx: no nginx found and no apt-get to install Debian's nginx package; install nginx and set PM_NGINX to its path" >&2
-  exit 1
-fi
-if [ "$(id -u)" -eq 0 ]; then
-  run=()
-elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-  run=(sudo -n)
-else
-  echo "install-nginx: installing Debian's nginx package needs root (or password-less sudo); run: apt-get update && apt-get install -y nginx-light (or nginx)" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
+. "$(dirname "$0")/lib/apt-install.sh"
+apt_runner install-nginx "run: apt-get update && apt-get install -y nginx-light (or nginx, or set PM_NGINX to an nginx binary)"
 # Never start the packaged service: the tests run their own nginx on loopback ports.
 policy=/usr/sbin/policy-rc.d
 created_policy=0
@@ -38,7 +27,6 @@ if [ ! -e "$policy" ]; then
   created_policy=1
 fi
 trap '[ "$created_policy" -eq 1 ] && "${run[@]}" rm -f "$policy"' EXIT
-"${run[@]}" apt-get update -qq
-"${run[@]}" apt-get install -y -qq --no-install-recommends nginx >/dev/null
+apt_install nginx
 path=$(command -v nginx || echo /usr/sbin/nginx)
 echo "nginx: $path ($("$path" -v 2>&1 || echo 'version unknown'))"
