@@ -13,8 +13,8 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } 
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { PM_MCP_PROTOCOL_VERSION } from '../../src/domain/mcp/index.js';
 import { testRunCacheEnv } from '../support/child-processes.js';
-import { McpHttpProcesses } from '../support/mcp-http.js';
-import { makeTempTracker, McpProcesses, modernMeta, PM_MCP_BIN, RawMcpClient, runPm } from '../support/mcp-stdio.js';
+import { modernMeta, PM_MCP_BIN, RawMcpClient, runPm } from '../support/mcp-stdio.js';
+import { serverFixture } from '../support/server-fixture.js';
 
 jest.setTimeout(60_000);
 
@@ -60,17 +60,9 @@ async function exerciseConsent(client: ClientV2, dir: string, seen: { message: s
 const ANSWERS = (): Answer[] => [{ action: 'decline' }, { action: 'accept', content: { confirm: true } }, { action: 'accept', content: { team: 'web' } }];
 
 describe('MRTR over real processes', () => {
-  const stdio = new McpProcesses();
-  const http = new McpHttpProcesses();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await stdio.killAll();
-    await http.killAll();
-    for (const cleanup of cleanups) await cleanup();
-  });
+  const { stdio, http, tracker } = serverFixture('pm-mrtr-');
   async function project(): Promise<{ dir: string; root: string }> {
-    const t = await makeTempTracker('pm-mrtr-');
-    cleanups.push(t.remove);
+    const t = await tracker();
     await writeFile(join(t.root, 'config.yaml'), 'version: 1\ncustomFields:\n  team: { type: enum, values: [core, web], required: true }\n');
     return t;
   }

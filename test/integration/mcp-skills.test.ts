@@ -14,8 +14,8 @@ import { z } from 'zod';
 import { PM_MCP_PROTOCOL_VERSION } from '../../src/domain/mcp/index.js';
 import { PM_SKILLS_EXTENSION_ID, PM_SKILLS_EXTENSION_REVISION } from '../../src/domain/skills/index.js';
 import { testRunCacheEnv } from '../support/child-processes.js';
-import { McpHttpProcesses } from '../support/mcp-http.js';
-import { makeTempTracker, McpProcesses, modernMeta, PM_MCP_BIN, RawMcpClient } from '../support/mcp-stdio.js';
+import { modernMeta, PM_MCP_BIN, RawMcpClient } from '../support/mcp-stdio.js';
+import { serverFixture } from '../support/server-fixture.js';
 
 jest.setTimeout(60_000);
 
@@ -57,17 +57,9 @@ async function exerciseSkills(client: ClientV2): Promise<string[]> {
 }
 
 describe('Skills over real processes', () => {
-  const stdio = new McpProcesses();
-  const http = new McpHttpProcesses();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await stdio.killAll();
-    await http.killAll();
-    for (const cleanup of cleanups) await cleanup();
-  });
+  const { stdio, http, tracker } = serverFixture('pm-skills-');
   async function project(): Promise<string> {
-    const t = await makeTempTracker('pm-skills-');
-    cleanups.push(t.remove);
+    const t = await tracker();
     await workspaceSkill(t.dir, 'team-notes');
     return t.dir;
   }

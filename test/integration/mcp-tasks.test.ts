@@ -6,7 +6,7 @@
  * mid-way, expired, and recovered after its server was killed with SIGKILL.
  */
 import { jest } from '@jest/globals';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
@@ -15,11 +15,10 @@ import { createTaskSessionFromClient, type RawClientDispatch } from '@modelconte
 import { GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { z } from 'zod';
 import { buildMcpHttpRequestHeaders, PM_MCP_PROTOCOL_VERSION } from '../../src/domain/mcp/index.js';
-import { serializeItem } from '../../src/domain/tracker/item-codec.js';
-import type { Item } from '../../src/domain/tracker/item.js';
 import { testRunCacheEnv } from '../support/child-processes.js';
-import { httpPost, McpHttpProcesses } from '../support/mcp-http.js';
-import { makeTempTracker, McpProcesses, modernMeta, PM_MCP_BIN, RawMcpClient } from '../support/mcp-stdio.js';
+import { httpPost } from '../support/mcp-http.js';
+import { modernMeta, PM_MCP_BIN, RawMcpClient } from '../support/mcp-stdio.js';
+import { fillTracker, serverFixture } from '../support/server-fixture.js';
 
 jest.setTimeout(90_000);
 
@@ -29,18 +28,6 @@ const ENV = { PM_MCP_PROFILE: 'full' };
 const meta = () => modernMeta({ 'io.modelcontextprotocol/clientCapabilities': TASKS });
 
 type Task = { taskId: string; status: string; statusMessage?: string; result?: { structuredContent?: Record<string, unknown>; isError?: boolean }; error?: { code: number; message: string } };
-
-/** Item files written straight into the tracker (a tracker big enough that reading it takes a while). */
-async function fillTracker(root: string, count: number): Promise<void> {
-  const at = '2026-11-01T10:00:00.000Z';
-  await Promise.all(
-    Array.from({ length: count }, (_, i) => {
-      const id = `pm-${i.toString(36).padStart(6, '0')}`;
-      const item: Item = { id, title: `Item ${i}`, type: 'Task', status: 'open', priority: 2, tags: [], blockedBy: [], related: [], acceptance: [], files: [], tests: [], custom: {}, comments: [], created: at, updated: at, revision: 1, body: 'x'.repeat(400) };
-      return writeFile(join(root, 'items', `${id}.md`), serializeItem(item));
-    }),
-  );
-}
 
 /**
  * fetch whose JSON bodies are parsed in the test's own realm. Jest runs test code in a vm
@@ -57,17 +44,9 @@ const inRealmJsonFetch: typeof fetch = async (input, init) => {
 };
 
 describe('durable tasks over real processes', () => {
-  const stdio = new McpProcesses();
-  const http = new McpHttpProcesses();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await stdio.killAll();
-    await http.killAll();
-    for (const cleanup of cleanups) await cleanup();
-  });
+  const { stdio, http, tracker } = serverFixture('pm-tasks-');
   async function project(items = 3): Promise<{ dir: string; root: string }> {
-    const t = await makeTempTracker('pm-tasks-');
-    cleanups.push(t.remove);
+    const t = await tracker();
     await fillTracker(t.root, items);
     return t;
   }

@@ -6,15 +6,14 @@
  * configuration, its own prefix and pid in a temp dir; both are stopped by their pids.
  */
 import { jest } from '@jest/globals';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serializeItem } from '../../src/domain/tracker/item-codec.js';
-import type { Item } from '../../src/domain/tracker/item.js';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database.js';
 import { httpPost, McpHttpProcesses, modernRequest, openSse, type HttpServerProcess, type LooseJson } from '../support/mcp-http.js';
 import { makeTempTracker, runPm } from '../support/mcp-stdio.js';
 import { startNginx, type NginxBalancer } from '../support/nginx-balancer.js';
+import { fillTracker } from '../support/server-fixture.js';
 import { freePort, freshSchema, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 jest.setTimeout(120_000);
@@ -22,17 +21,6 @@ jest.setTimeout(120_000);
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const HEARTBEAT_MS = 300;
 const TERMINAL = ['completed', 'failed', 'cancelled'];
-
-async function fillTracker(root: string, count: number): Promise<void> {
-  const at = '2026-11-01T10:00:00.000Z';
-  await Promise.all(
-    Array.from({ length: count }, (_, i) => {
-      const id = `pm-${i.toString(36).padStart(6, '0')}`;
-      const item: Item = { id, title: `Item ${i}`, type: 'Task', status: 'open', priority: 2, tags: [], blockedBy: [], related: [], acceptance: [], files: [], tests: [], custom: {}, comments: [], created: at, updated: at, revision: 1, body: 'x'.repeat(400) };
-      return writeFile(join(root, 'items', `${id}.md`), serializeItem(item));
-    }),
-  );
-}
 
 let nextId = 1;
 async function call(url: string, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Promise<LooseJson> {

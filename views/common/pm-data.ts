@@ -19,17 +19,9 @@ export interface Summary {
   readonly revision?: number;
 }
 
-export interface Item {
-  readonly id: string;
-  readonly title: string;
-  readonly type: string;
-  readonly status: string;
-  readonly priority: number;
-  readonly tags?: readonly string[];
-  readonly parent?: string;
-  readonly assignee?: string;
+/** A whole item: the summary's fields (less the claim holder, given as `claim`) and the rest of the file. */
+export interface Item extends Omit<Summary, 'claimHolder'> {
   readonly claim?: { readonly holder: string; readonly claimedAt: string; readonly expiresAt: string };
-  readonly blockedBy?: readonly string[];
   readonly related?: readonly string[];
   readonly acceptance?: readonly { readonly text: string; readonly done?: boolean }[];
   readonly files?: readonly string[];
@@ -38,8 +30,6 @@ export interface Item {
   readonly closure?: { readonly at: string; readonly by: string; readonly evidence: string };
   readonly comments?: readonly { readonly id: string; readonly author: string; readonly at: string; readonly text: string }[];
   readonly created?: string;
-  readonly updated?: string;
-  readonly revision?: number;
   readonly body?: string;
 }
 
