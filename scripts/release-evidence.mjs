@@ -12,7 +12,8 @@
 // replaced). Exit code 0 iff every gate passed; the record is written whenever smoke:mcp got as
 // far as packing the tarball (without it there is nothing to attest).
 //
-// Usage: node scripts/release-evidence.mjs
+// Usage: node scripts/release-evidence.mjs [--published <name@version>]
+//   --published  passed to smoke:mcp: the registry's artifact joins the gate and the record
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,8 @@ async function main() {
   try {
     const smokeJson = join(temp, 'smoke.json');
     const clientsJson = join(temp, 'clients.json');
-    const smokeCode = await step('smoke:mcp', process.execPath, [join(root, 'scripts', 'smoke-mcp.mjs'), '--json', smokeJson]);
+    const published = process.argv.includes('--published') ? ['--published', process.argv[process.argv.indexOf('--published') + 1] ?? ''] : [];
+    const smokeCode = await step('smoke:mcp', process.execPath, [join(root, 'scripts', 'smoke-mcp.mjs'), '--json', smokeJson, ...published]);
     const conformanceResults = join(root, '.ci', 'conformance-results.json');
     rmSync(conformanceResults, { force: true });
     const conformanceCode = await step('conformance', process.execPath, [join(root, 'scripts', 'conformance.mjs')]);

@@ -21,9 +21,14 @@
 // and the declared set cannot drift apart, and no consumer can disagree with another. One
 // PASS/FAIL line per check; exit code 1 on any failure.
 //
-// Usage: node scripts/smoke-mcp.mjs [--bin <launcher.js>] [--keep] [--json <file>]
+// With --published <spec> (after a release), the registry's artifact joins the gate: its name,
+// version and sha512 must be the packed tarball's (release/published.mjs), and installed from the
+// registry, through npx and through bunx it must answer like every other consumer.
+//
+// Usage: node scripts/smoke-mcp.mjs [--bin <launcher.js>] [--published <name@version>] [--keep] [--json <file>]
 //   --bin   skip pack/install/npx/bunx and run the protocol checks against this launcher
 //           (node <launcher.js>), e.g. bin/pm-mcp.cjs of the working tree
+//   --published  also check this published version (or dist-tag) from the npm registry
 //   --keep  keep the temp dir (printed) for inspection
 //   --json  also write the results as JSON (read by scripts/release-evidence.mjs)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,6 +37,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compareRecords, formatComparison } from './release/compare.mjs';
+import { parsePublishedSpec, publishedDifferences, readRegistryView } from './release/published.mjs';
 import { packLocalPrebuild } from './smoke/native-prebuild.mjs';
 import { ENV, killAll, run, Server, WIN, withServer } from './smoke/process.mjs';
 import { ensureTools } from './tools.mjs';
@@ -46,9 +52,19 @@ const option = (name) => {
 };
 const localBin = option('--bin');
 const jsonOut = option('--json');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+let publishedSpec;
+if (args.includes('--published')) {
+  try {
+    publishedSpec = parsePublishedSpec(args[args.indexOf('--published') + 1], manifest.name);
+  } catch (error) {
+    console.error(`smoke:mcp: ${error.message}`);
+    process.exit(2);
+  }
+}
 
 const results = [];
-const report = { tarball: null, agreement: null, runtimes: { node: process.version } };
+const report = { tarball: null, published: null, agreement: null, runtimes: { node: process.version } };
 
 function record(name, ok, detail, ms) {
   results.push({ name, ok });
@@ -224,6 +240,36 @@ async function declaration() {
   return sdk;
 }
 
+/**
+ * The published artifact (--published): the registry's name, version and sha512 against the
+ * packed tarball, then one install from the registry into a fresh consumer; returns the
+ * launchers that join the protocol checks and the agreement (installed under Node and Bun, npx,
+ * bunx --bun), none when the registry's artifact is not the packed one.
+ */
+async function publishedConsumer(work, packed, pkg, prebuild, bun) {
+  const { spec } = publishedSpec;
+  const same = await check(`published ${spec}: the registry's artifact is the packed tarball`, async () => {
+    const { stdout } = await run('npm', ['view', spec, 'name', 'version', 'dist.integrity', 'dist.tarball', '--json'], { cwd: work, timeoutMs: 120_000 });
+    const registry = readRegistryView(stdout, spec);
+    report.published = registry;
+    const differences = publishedDifferences(registry, { name: pkg.name, version: pkg.version, integrity: packed.integrity });
+    assert(!differences.length, differences.join('; '));
+    return `${registry.name}@${registry.version} ${registry.integrity}`;
+  });
+  if (!same) return [];
+  const consumer = join(work, 'published');
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'pm-smoke-published', version: '1.0.0', private: true, ...(prebuild.version ? { overrides: { 'better-sqlite3': prebuild.version } } : {}) }, null, 2)}\n`);
+  const installed = await check(`npm install ${spec} (from the registry) into a fresh temp dir`, () => run('npm', ['install', spec, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer));
+  const installedPackage = join(consumer, 'node_modules', ...pkg.name.split('/'));
+  return [
+    installed && { label: `published ${spec} pm-mcp (node)`, command: join(consumer, 'node_modules', '.bin', WIN ? 'pm-mcp.cmd' : 'pm-mcp'), args: [], shell: WIN, timeoutMs: 30_000 },
+    installed && bun && { label: `published ${spec} pm-mcp (bun)`, command: bun.path, args: [join(installedPackage, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
+    { label: `npx --package ${spec} pm-mcp (node)`, command: 'npx', args: ['--yes', '--package', spec, 'pm-mcp'], shell: WIN, timeoutMs: 180_000 },
+    bun && { label: `bunx --bun --package ${spec} pm-mcp (bun)`, command: bun.path, args: ['x', '--bun', '--package', spec, 'pm-mcp'], timeoutMs: 180_000 },
+  ];
+}
+
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'pm-smoke-mcp-'));
   // The throwaway install's code caches (bin/bundle-loader.cjs), npm's cache (npx runs offline
@@ -257,7 +303,7 @@ async function main() {
       return;
     }
 
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const pkg = manifest;
 
     // 2. Bun (from .tools/), the local prebuild of better-sqlite3, and one pack (prepack builds).
     let bun;
@@ -302,6 +348,8 @@ async function main() {
       bun ? check('bunx --package <tarball> resolves the launcher', () => run(bun.path, [...bunxArgs, 'pm', '--version'], { cwd: work, timeoutMs: 720_000 }).then(({ stdout }) => `pm --version: ${stdout.trim()}`)) : false,
     ]);
 
+    const publishedLaunchers = publishedSpec ? await publishedConsumer(work, packed, pkg, prebuild, bun) : [];
+
     const binDir = join(consumer, 'node_modules', '.bin');
     const installedPm = join(binDir, WIN ? 'pm.cmd' : 'pm');
     const installedMcp = join(binDir, WIN ? 'pm-mcp.cmd' : 'pm-mcp');
@@ -333,6 +381,7 @@ async function main() {
       bun && { label: 'installed pm-mcp (bun)', command: bun.path, args: [join(installedPackage, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
       bunxReady && { label: 'bunx pm-mcp (node)', command: bun.path, args: [...bunxArgs, 'pm-mcp'], timeoutMs: 90_000 },
       bunxReady && { label: 'bunx --bun pm-mcp (bun)', command: bun.path, args: ['x', '--bun', '--package', tarball, 'pm-mcp'], timeoutMs: 90_000 },
+      ...publishedLaunchers,
     ].filter(Boolean);
     const served = await pooled(launchers.map((launcher) => () => protocolChecks(launcher, project, sdk, pkg.version, launcher.timeoutMs)), 2);
     const inProcess = [...(await probeRecords(process.execPath, 'node', project, sdk)), ...(bun ? await probeRecords(bun.path, 'bun', project, sdk) : [])];
