@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { watchOverflowAt } from '../adapters/node/inotify-limits.js';
 import { locateTrackerRoot } from '../domain/tracker/root-locator.js';
 import { Tracker } from '../domain/tracker/tracker.js';
 import type { Clock } from '../ports/clock.js';
@@ -30,6 +31,8 @@ export const trackerModule = new ContainerModule(({ bind }) => {
           lockTimeoutMs: s.lockTimeoutMs,
           watchIndex: mode.follow === 'watch',
           ...(mode.progress ? { onIndexProgress: mode.progress } : {}),
+          ...(mode.follow === 'watch' ? { watchOverflowAt: watchOverflowAt() } : {}),
+          ...(mode.follow === 'check' && mode.witness ? { indexWitness: mode.witness(root) } : {}),
         });
         // With tracing on, its reads and writes become child spans of the request's span.
         return telemetry ? traceTracker(tracker, telemetry) : tracker;
