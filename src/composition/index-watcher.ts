@@ -73,12 +73,14 @@ export async function runIndexWatcher(container: Container, settings: Settings):
   const sync = new IndexSync(fs, await container.getAsync(IDS.Clock), paths, index, { watch: true, watchOverflowAt: watchOverflowAt() });
   const server = new IndexWatcherServer({
     socketPath: watcherSocketPath(paths.runtime),
+    runtimeDir: paths.runtime,
     identity: watcherIdentity(root),
     refresh: () => sync.refresh(),
     counters: () => sync.counters(),
     idleMs: settings.indexWatcherIdleMs,
     checkEveryMs: 1000,
     trackerDir: root,
+    handleSignals: true,
   });
   await fs.ensureDir(paths.runtime);
   if ((await server.bind()) === 'already-running') return 'already-running';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * The index watcher's wire protocol (docs/TRACKER.md "The derived index"): one JSON line from
@@ -58,16 +58,12 @@ const MAX_SOCKET_PATH = 107;
  * the system temp dir named by a hash of the runtime path. {@link ensurePrivateSocketDir}
  * creates that directory before a watcher binds there.
  */
-export function watcherSocketPath(runtime: string): string {
+export function watcherSocketPath(runtime: string, tempDir: string = tmpdir()): string {
   const local = `${runtime}/index-watcher.sock`;
   if (Buffer.byteLength(local) <= MAX_SOCKET_PATH) return local;
   const digest = createHash('sha256').update(runtime).digest('hex').slice(0, 24);
-  return join(privateDirName(), `${digest}.sock`);
-}
-
-function privateDirName(): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return join(tmpdir(), `pm-index-watchers-${uid}`);
+  return join(tempDir, `pm-index-watchers-${uid}`, `${digest}.sock`);
 }
 
 /**
@@ -75,9 +71,9 @@ function privateDirName(): string {
  * that another user owns or others may write to (a socket there could be impersonated).
  * Throws when the directory cannot be used.
  */
-export function ensurePrivateSocketDir(socketPath: string): void {
-  const dir = privateDirName();
-  if (!socketPath.startsWith(`${dir}/`)) return;
+export function ensurePrivateSocketDir(socketPath: string, runtime: string): void {
+  const dir = dirname(socketPath);
+  if (dir === runtime) return;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const info = lstatSync(dir);
   const uid = typeof process.getuid === 'function' ? process.getuid() : info.uid;

@@ -12,6 +12,8 @@ export interface WatcherCounters {
 
 export interface IndexWatcherServerOptions {
   readonly socketPath: string;
+  /** The tracker's runtime directory (a socket elsewhere gets a private directory of its own). */
+  readonly runtimeDir: string;
   readonly identity: WatcherIdentity;
   /** Brings the index up to date (IndexSync.refresh in watch mode). */
   readonly refresh: () => Promise<void>;
@@ -22,6 +24,8 @@ export interface IndexWatcherServerOptions {
   readonly checkEveryMs: number;
   /** The directory whose disappearance ends the watcher (the tracker's `.agents/pm`). */
   readonly trackerDir: string;
+  /** End on SIGTERM and SIGINT (the watcher process; not a server embedded in a test). */
+  readonly handleSignals?: boolean;
 }
 
 /** Why a watcher ended. */
@@ -48,7 +52,7 @@ export class IndexWatcherServer {
 
   /** Binds the socket; 'already-running' when another watcher answers there. */
   async bind(): Promise<'bound' | 'already-running'> {
-    ensurePrivateSocketDir(this.options.socketPath);
+    ensurePrivateSocketDir(this.options.socketPath, this.options.runtimeDir);
     for (let attempt = 0; attempt < 2; attempt++) {
       const server = createServer((socket) => this.serve(socket));
       const result = await new Promise<'bound' | 'in-use'>((resolve, reject) => {
@@ -80,10 +84,17 @@ export class IndexWatcherServer {
         resolve(exit);
       };
       this.ticker = setInterval(() => this.check(), this.options.checkEveryMs);
-      const stop = () => this.end?.('signal');
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      if (this.options.handleSignals) {
+        const stop = () => this.end?.('signal');
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      }
     });
+  }
+
+  /** Ends {@link run} as `pm index stop` would. */
+  stop(): void {
+    this.end?.('stopped');
   }
 
   private check(): void {
