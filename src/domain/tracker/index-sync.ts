@@ -92,6 +92,8 @@ export class IndexSync {
   private rescan = true;
   private directoryIno: number | undefined;
   private events = 0;
+  /** The watch reported an error (or an unnamed change): it is set up again before it is trusted. */
+  private rewatch = false;
   private totalEvents = 0;
   private sweeps = 0;
   private lastSweepAt: number | undefined;
@@ -182,13 +184,14 @@ export class IndexSync {
 
   private async followWatch(): Promise<void> {
     const directory = await this.fs.stat(this.paths.items);
-    if (!this.stopWatch || directory?.ino !== this.directoryIno) {
+    if (!this.stopWatch || this.rewatch || directory?.ino !== this.directoryIno) {
       this.stopWatch?.();
+      this.rewatch = false;
       this.directoryIno = directory?.ino;
       this.stopWatch = this.fs.watch(this.paths.items, (name) => {
         this.events++;
         this.totalEvents++;
-        if (name === undefined) this.rescan = true;
+        if (name === undefined) this.rescan = this.rewatch = true;
         else if (name.endsWith('.md')) this.dirty.add(name.slice(0, -3));
       });
       this.rescan = true;

@@ -109,7 +109,47 @@ describe('IndexSync with a freshness witness (one-shot processes)', () => {
   });
 });
 
+/** A watch that can fail as a real one does (an error event, after which it delivers nothing). */
+class FailingWatchFileSystem extends CountingFileSystem {
+  watches = 0;
+  private fail: (() => void) | undefined;
+  override watch(dir: string, listener: WatchListener): () => void {
+    this.watches++;
+    let dead = false;
+    const stop = super.watch(dir, (name) => {
+      if (!dead) listener(name);
+    });
+    this.fail = () => {
+      dead = true;
+      listener(undefined);
+    };
+    return stop;
+  }
+  breakWatch(): void {
+    this.fail?.();
+  }
+}
+
 describe('IndexSync watch mode and a watch queue that overflowed', () => {
+  it('after a watch error it checks every file and watches again, so later changes are seen', async () => {
+    const fs = new FailingWatchFileSystem();
+    const [a] = await seed(fs, 3);
+    const index = new MemoryItemIndex();
+    const sync = new IndexSync(fs, clock, paths, index, { watch: true });
+    await sync.refresh();
+    fs.breakWatch();
+    await retitle(fs, a!, 'during the failure');
+    const scans = fs.scans;
+    await sync.refresh();
+    expect(fs.scans).toBe(scans + 1);
+    expect(fs.watches).toBe(2);
+    expect(index.get(a!)?.title).toBe('during the failure');
+    await retitle(fs, a!, 'after the failure');
+    await sync.refresh();
+    expect(index.get(a!)?.title).toBe('after the failure');
+    expect(fs.scans).toBe(scans + 1);
+  });
+
   it('checks every file after as many events as the queue may hold, so dropped events are not missed', async () => {
     const fs = new LossyWatchFileSystem(4);
     const ids = await seed(fs, 10);
