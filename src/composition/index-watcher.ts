@@ -2,7 +2,7 @@ import { IndexWatcherServer, type WatcherExit } from '../adapters/node/index-wat
 import { launchIndexWatcher } from '../adapters/node/index-watcher-launch.js';
 import { watcherSocketPath, type WatcherIdentity, type WatcherStatus } from '../adapters/node/index-watcher-protocol.js';
 import { watchOverflowAt } from '../adapters/node/inotify-limits.js';
-import { askWatcher, SocketIndexFreshness } from '../adapters/node/socket-index-freshness.js';
+import { askWatcher, SocketIndexFreshness, type WatcherMode } from '../adapters/node/socket-index-freshness.js';
 import { SQLITE_INDEX_SCHEMA } from '../adapters/node/sqlite-index-schema.js';
 import { IndexSync } from '../domain/tracker/index-sync.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
@@ -28,17 +28,22 @@ export function watcherIdentity(root: string): WatcherIdentity {
  * neither asks nor starts). `launcher` runs this pm (node and bin/pm.cjs); without it no watcher
  * is started, a running one is still asked.
  */
-export function indexWitness(settings: Settings, launcher: readonly string[] | undefined, env: NodeJS.ProcessEnv): ((root: string) => IndexFreshness) | undefined {
-  if (settings.indexWatcher === 'off') return undefined;
-  return (root) =>
+export function indexWitness(settings: Settings, launcher: readonly string[] | undefined, env: NodeJS.ProcessEnv): IndexWitnessFactory | undefined {
+  const setting = settings.indexWatcher;
+  if (setting === 'off') return undefined;
+  return (root, configured) =>
     new SocketIndexFreshness({
       socketPath: watcherSocketPath(new TrackerPaths(root).runtime),
       identity: watcherIdentity(root),
       timeoutMs: WATCHER_TIMEOUT_MS,
-      startFrom: settings.indexWatcher === 'on' ? 0 : WATCHER_AUTO_FROM,
+      startFrom: WATCHER_AUTO_FROM,
+      mode: async () => setting ?? (await configured()) ?? 'auto',
       ...(launcher ? { start: () => launchIndexWatcher(launcher, root, env) } : {}),
     });
 }
+
+/** Makes the witness of the tracker at `root`; `configured` is its config.yaml's `index.watcher`. */
+export type IndexWitnessFactory = (root: string, configured: () => Promise<WatcherMode | undefined>) => IndexFreshness;
 
 /** What `pm index status` and `pm index stop` report. */
 export interface WatcherReport {

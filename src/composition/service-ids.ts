@@ -40,8 +40,11 @@ import type { Settings } from './settings.js';
 export interface TrackerIndexMode {
   readonly follow: 'check' | 'watch';
   readonly progress?: (done: number, total: number) => void;
-  /** One-shot processes: the index watcher to ask before checking every file (composition/index-watcher.ts). */
-  readonly witness?: (root: string) => IndexFreshness;
+  /**
+   * One-shot processes: the index watcher to ask before checking every file
+   * (composition/index-watcher.ts); `configured` gives config.yaml's `index.watcher`.
+   */
+  readonly witness?: (root: string, configured: () => Promise<'auto' | 'on' | 'off' | undefined>) => IndexFreshness;
 }
 
 /** What pm-mcp-http needs of a shared database: readiness, the listening connection, shutdown. */

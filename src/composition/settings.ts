@@ -54,11 +54,11 @@ export const settingsSchema = z.object({
   legacyAdapter: z.enum(['on', 'off']).default('on'),
   /**
    * PM_INDEX_WATCHER: whether one-shot `pm` queries ask the tracker's index watcher to bring the
-   * index up to date instead of checking every item file (`auto`, the default: and start one
-   * once a check lists 5,000 item files; `on`: start one after any check; `off`: neither).
-   * docs/TRACKER.md "The derived index".
+   * index up to date instead of checking every item file (`auto`: and start one once a check
+   * lists 5,000 item files; `on`: start one after any check; `off`: neither). Unset: config.yaml's
+   * `index.watcher`, else `auto`. docs/TRACKER.md "The derived index".
    */
-  indexWatcher: z.enum(['auto', 'on', 'off']).default('auto'),
+  indexWatcher: z.enum(['auto', 'on', 'off']).optional(),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
   /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */

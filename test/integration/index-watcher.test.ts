@@ -191,4 +191,26 @@ describe('the index watcher (real processes, temp dirs)', () => {
     await other.pmOk('list');
     expect(await status(other)).toMatchObject({ running: false });
   });
+
+  it("config.yaml's index.watcher applies when PM_INDEX_WATCHER is unset", async () => {
+    const p = await project();
+    await p.create('alpha');
+    await startWatcher(p);
+    const config = `${p.dir}/.agents/pm/config.yaml`;
+    const original = readFileSync(config, 'utf8');
+    const unset = { PM_INDEX_WATCHER: '' };
+    const requests = async () => (await status(p)).status!.requests;
+    writeFileSync(config, `${original}index:\n  watcher: off\n`);
+    let before = await requests();
+    expect((await p.run(process.execPath, [BIN, 'list'], unset)).code).toBe(0);
+    expect(await requests()).toBe(before + 1);
+    writeFileSync(config, `${original}index:\n  watcher: on\n`);
+    before = await requests();
+    expect((await p.run(process.execPath, [BIN, 'list'], unset)).code).toBe(0);
+    expect(await requests()).toBe(before + 2);
+    writeFileSync(config, `${original}index:\n  watcher: sometimes\n`);
+    const refused = await p.run(process.execPath, [BIN, 'list'], unset);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('index.watcher');
+  });
 });

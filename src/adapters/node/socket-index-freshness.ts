@@ -49,14 +49,20 @@ function parseReply(line: string): WatcherAnswer {
   return { kind: 'unusable', why: 'reply is not of the index watcher protocol' };
 }
 
+/** `auto`: use a watcher, start one for large trackers; `on`: start one at any size; `off`: neither ask nor start. */
+export type WatcherMode = 'auto' | 'on' | 'off';
+
 export interface SocketIndexFreshnessOptions {
   readonly socketPath: string;
   readonly identity: WatcherIdentity;
   /** How long a refresh may take before this process checks the files itself (~1 s). */
   readonly timeoutMs: number;
-  /** Starts a watcher (detached) when a sweep listed at least `startFrom` item files and none answered. */
+  /** Starts a watcher (detached) when a sweep listed enough item files and none answered. */
   readonly start?: () => void;
+  /** `auto` starts one from this many item files (`on` from any number). */
   readonly startFrom: number;
+  /** The mode in force (the setting, or the tracker's config.yaml); `auto` when absent. */
+  readonly mode?: () => Promise<WatcherMode>;
 }
 
 /**
@@ -70,10 +76,13 @@ export interface SocketIndexFreshnessOptions {
 export class SocketIndexFreshness implements IndexFreshness {
   private absent = false;
   private started = false;
+  private current: WatcherMode | undefined;
 
   constructor(private readonly options: SocketIndexFreshnessOptions) {}
 
   async vouch(): Promise<boolean> {
+    this.current = (await this.options.mode?.().catch(() => undefined)) ?? 'auto';
+    if (this.current === 'off') return false;
     const answer = await askWatcher(this.options.socketPath, this.options.identity, 'refresh', this.options.timeoutMs);
     this.absent = answer.kind === 'absent';
     return answer.kind === 'reply' && answer.reply.ok;
@@ -82,7 +91,9 @@ export class SocketIndexFreshness implements IndexFreshness {
   swept(files: number): void {
     // A watcher that answered late or refused this build is running (or being replaced): start
     // one only when nothing listens, once per process.
-    if (!this.absent || this.started || !this.options.start || files < this.options.startFrom) return;
+    // Not asked (a fresh index is built by this very sweep): the watcher starts next time.
+    if (this.current === undefined || this.current === 'off') return;
+    if (!this.absent || this.started || !this.options.start || files < (this.current === 'on' ? 0 : this.options.startFrom)) return;
     this.started = true;
     try {
       this.options.start();

@@ -75,6 +75,24 @@ describe('the index watcher socket', () => {
     }
   });
 
+  it('in mode off it neither asks nor starts; in mode on it starts after any sweep', async () => {
+    const { socketPath, root } = await startServer();
+    let starts = 0;
+    const requests = async () => {
+      const answer = await askWatcher(socketPath, identity(root), 'status', 1000);
+      return answer.kind === 'reply' ? answer.reply.status!.requests : -1;
+    };
+    const before = await requests();
+    const off = new SocketIndexFreshness({ socketPath, identity: identity(root), timeoutMs: 1000, startFrom: 5000, mode: async () => 'off', start: () => starts++ });
+    expect(await off.vouch()).toBe(false);
+    off.swept(10_000);
+    expect(await requests()).toBe(before + 1);
+    const on = new SocketIndexFreshness({ socketPath: `${temp()}/none.sock`, identity: identity(root), timeoutMs: 1000, startFrom: 5000, mode: async () => 'on', start: () => starts++ });
+    expect(await on.vouch()).toBe(false);
+    on.swept(1);
+    expect(starts).toBe(1);
+  });
+
   it('one watcher per socket: a second bind loses; a stale file is replaced', async () => {
     const first = await startServer();
     const second = new IndexWatcherServer({ socketPath: first.socketPath, runtimeDir: `${first.root}/.runtime`, identity: identity(first.root), refresh: () => Promise.resolve(), counters: () => ({ events: 0, sweeps: 0, lastSweepAt: undefined }), idleMs: 60_000, checkEveryMs: 20, trackerDir: first.root });
