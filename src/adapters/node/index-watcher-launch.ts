@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 
 /**
  * Starts `launcher index watch --root <root>` as a detached process with its stdio ignored and
@@ -8,7 +7,8 @@ import { spawn } from 'node:child_process';
 export function launchIndexWatcher(launcher: readonly string[], root: string, env: NodeJS.ProcessEnv): void {
   const [command, ...args] = launcher;
   if (!command) return;
-  const child = spawn(command, [...args, 'index', 'watch', '--root', root], { detached: true, stdio: 'ignore', env });
+  // Loaded here: only a query that just swept a large tracker starts a watcher.
+  const child = process.getBuiltinModule('node:child_process').spawn(command, [...args, 'index', 'watch', '--root', root], { detached: true, stdio: 'ignore', env });
   child.on('error', () => undefined);
   child.unref();
 }

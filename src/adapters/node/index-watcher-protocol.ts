@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { nodeCrypto } from './lazy-crypto.js';
 
 /**
  * The index watcher's wire protocol (docs/TRACKER.md "The derived index"): one JSON line from
@@ -61,7 +61,7 @@ const MAX_SOCKET_PATH = 107;
 export function watcherSocketPath(runtime: string, tempDir: string = tmpdir()): string {
   const local = `${runtime}/index-watcher.sock`;
   if (Buffer.byteLength(local) <= MAX_SOCKET_PATH) return local;
-  const digest = createHash('sha256').update(runtime).digest('hex').slice(0, 24);
+  const digest = nodeCrypto().createHash('sha256').update(runtime).digest('hex').slice(0, 24);
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   return join(tempDir, `pm-index-watchers-${uid}`, `${digest}.sock`);
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { askWatcher } from './socket-index-freshness.js';
+import type { Server, Socket } from 'node:net';
+import { askWatcher, nodeNet } from './socket-index-freshness.js';
 import { ensurePrivateSocketDir, MAX_LINE, parseRequest, WATCHER_PROTOCOL, type WatcherIdentity, type WatcherReply, type WatcherRequest, type WatcherStatus } from './index-watcher-protocol.js';
 
 /** What the watcher counts, for `pm index status`. */
@@ -54,7 +54,7 @@ export class IndexWatcherServer {
   async bind(): Promise<'bound' | 'already-running'> {
     ensurePrivateSocketDir(this.options.socketPath, this.options.runtimeDir);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const server = createServer((socket) => this.serve(socket));
+      const server = nodeNet().createServer((socket) => this.serve(socket));
       const result = await new Promise<'bound' | 'in-use'>((resolve, reject) => {
         server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve('in-use') : reject(error)));
         server.listen(this.options.socketPath, () => resolve('bound'));

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import type * as NodeNet from 'node:net';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
 import { MAX_LINE, WATCHER_PROTOCOL, type WatcherIdentity, type WatcherOp, type WatcherReply } from './index-watcher-protocol.js';
 
@@ -14,7 +14,7 @@ export function askWatcher(socketPath: string, identity: WatcherIdentity, op: Wa
   return new Promise((resolve) => {
     let settled = false;
     let buffer = '';
-    const socket = connect(socketPath);
+    const socket = nodeNet().connect(socketPath);
     const finish = (answer: WatcherAnswer) => {
       if (settled) return;
       settled = true;
@@ -37,6 +37,11 @@ export function askWatcher(socketPath: string, identity: WatcherIdentity, op: Wa
     });
     socket.on('close', () => finish({ kind: 'unusable', why: 'connection closed without a reply' }));
   });
+}
+
+/** node:net, loaded on first use (a query of a small tracker with the watcher off never needs it). */
+export function nodeNet(): typeof NodeNet {
+  return process.getBuiltinModule('node:net');
 }
 
 function parseReply(line: string): WatcherAnswer {

@@ -80,7 +80,7 @@ describe('the index watcher socket', () => {
     let starts = 0;
     const requests = async () => {
       const answer = await askWatcher(socketPath, identity(root), 'status', 1000);
-      return answer.kind === 'reply' ? answer.reply.status!.requests : -1;
+      return answer.kind === 'reply' && answer.reply.ok ? answer.reply.status!.requests : -1;
     };
     const before = await requests();
     const off = new SocketIndexFreshness({ socketPath, identity: identity(root), timeoutMs: 1000, startFrom: 5000, mode: async () => 'off', start: () => starts++ });
