@@ -6,6 +6,8 @@
 //   the peak RSS of one invocation;
 // - the first query of a fresh clone (no index) and the next query after 1,000 items changed
 //   outside pm (renamed over, as git writes them);
+// - the same one-shot commands and the query after external changes with the tracker's index
+//   watcher running (warm), the cost of one refresh round trip to it and its peak RSS;
 // - pm-mcp over stdio: tools/call pm_list, pm_next, pm_search latency (p50/p99) and peak RSS;
 // - in-process (a long-lived host, as before): create/get/update through the real Tracker (node
 //   adapters, real composition, the index followed by a directory watch), list (filtered,
@@ -13,7 +15,7 @@
 // Prints tables and target checks and writes the full results as JSON to bench/results/.
 // Options: --scales=1000,10000  --quick (fewer samples).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +27,7 @@ import { settingsFromEnv } from '../dist/composition/settings.js';
 import { initTracker } from '../dist/domain/tracker/init.js';
 import { FILTERS, PEOPLE, TAGS, prng, skewed, vocabulary } from './lib/dataset.mjs';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
-import { afterExternalChange, firstQuery, measureCli, measureMcp } from './lib/one-shot.mjs';
+import { afterExternalChange, firstQuery, measureCli, measureMcp, startWatcher, watcherRoundTrip } from './lib/one-shot.mjs';
 import { seedItems } from './lib/seed.mjs';
 import { fmt, round, summarize, table } from './lib/stats.mjs';
 
@@ -134,6 +136,20 @@ async function measureScale(scale, state) {
   await tracker.dispose();
   const cli = measureCli(root, state, random, CLI_SAMPLES);
   const pulled = afterExternalChange(root, state, random, Math.min(1000, Math.floor(scale / 10)));
+  // The same one-shot commands with the tracker's index watcher running (warm).
+  const watcher = await startWatcher(root);
+  let watched;
+  try {
+    watched = {
+      cli: measureCli(root, state, random, CLI_SAMPLES, 'on'),
+      roundTrip: await watcherRoundTrip(root, quick ? 50 : 200),
+      afterExternalChange: afterExternalChange(root, state, random, Math.min(1000, Math.floor(scale / 10)), 'on'),
+      watcherRssMb: round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${watcher.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024),
+      status: watcher.status().status,
+    };
+  } finally {
+    await watcher.stop();
+  }
   const mcp = await measureMcp(root, state, random, MCP_CALLS);
   const stats = Object.fromEntries(OPS.map((op) => [op, summarize(samples[op])]));
   return {
@@ -147,6 +163,7 @@ async function measureScale(scale, state) {
     coldWithSnapshot: roundAll(coldWithSnapshot),
     cli,
     afterExternalChange: pulled,
+    watched,
     mcp,
     peakRssMb: round(process.resourceUsage().maxRSS / 1024),
   };
@@ -195,8 +212,15 @@ function reportOneShot(results) {
   rows.push(['node -e 0 (floor)', ...results.flatMap((r) => [fmt(r.cli.list.floorMs), '', ''])]);
   rows.push(['first query, no index', ...results.flatMap((r) => [fmt(r.firstQuery.ms), `${(r.firstQuery.ms / r.firstQuery.floorMs).toFixed(1)}x`, fmt(r.firstQuery.peakRssMb)])]);
   rows.push(['list after N external changes', ...results.flatMap((r) => [`${fmt(r.afterExternalChange.ms)} (N=${r.afterExternalChange.changed})`, '', fmt(r.afterExternalChange.peakRssMb)])]);
-  console.log(`\nOne invocation of bin/pm.cjs (median of ${CLI_SAMPLES}, each after a node -e 0 in the same run)\n`);
+  console.log(`\nOne invocation of bin/pm.cjs (median of ${CLI_SAMPLES}, each after a node -e 0 in the same run); PM_INDEX_WATCHER=off: every query checks every item file\n`);
   console.log(table(header, rows));
+  const watchedRows = CLI_OPS.map((op) => [op, ...results.flatMap((r) => [fmt(r.watched.cli[op].medianMs), `${r.watched.cli[op].ratio.toFixed(1)}x`, fmt(r.watched.cli[op].peakRssMb)])]);
+  watchedRows.push(['node -e 0 (floor)', ...results.flatMap((r) => [fmt(r.watched.cli.list.floorMs), '', ''])]);
+  watchedRows.push(['list after N external changes', ...results.flatMap((r) => [`${fmt(r.watched.afterExternalChange.ms)} (N=${r.watched.afterExternalChange.changed})`, '', fmt(r.watched.afterExternalChange.peakRssMb)])]);
+  watchedRows.push(['refresh round trip p50 / p99', ...results.flatMap((r) => [`${fmt(r.watched.roundTrip.p50)} / ${fmt(r.watched.roundTrip.p99)}`, '', ''])]);
+  watchedRows.push(['watcher peak RSS MB', ...results.flatMap((r) => [fmt(r.watched.watcherRssMb), '', ''])]);
+  console.log(`\nThe same with the tracker's index watcher running (warm; PM_INDEX_WATCHER=on)\n`);
+  console.log(table(header, watchedRows));
   const mcpHeader = ['pm-mcp tools/call', ...results.flatMap((r) => [`${label(r.scale)} p50`, 'p99'])];
   const mcpRows = ['pm_list', 'pm_next', 'pm_search'].map((tool) => [tool, ...results.flatMap((r) => [fmt(r.mcp[tool].p50), fmt(r.mcp[tool].p99)])]);
   mcpRows.push(['first call (full check)', ...results.flatMap((r) => [fmt(r.mcp.firstCallMs), ''])]);
@@ -207,10 +231,12 @@ function reportOneShot(results) {
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
   for (const r of results) {
     const limit = CLI_TARGETS.ratio[r.scale];
-    if (limit) for (const op of CLI_OPS) console.log(`  ${label(r.scale).padEnd(5)} ${op.padEnd(7)} ${r.cli[op].ratio.toFixed(1)}x floor  target <= ${limit}x  ${verdict(r.cli[op].ratio <= limit)}`);
+    if (limit) for (const op of CLI_OPS) console.log(`  ${label(r.scale).padEnd(5)} ${op.padEnd(7)} ${r.cli[op].ratio.toFixed(1)}x floor (watcher: ${r.watched.cli[op].ratio.toFixed(1)}x)  target <= ${limit}x  ${verdict(r.cli[op].ratio <= limit)} (watcher: ${verdict(r.watched.cli[op].ratio <= limit)})`);
     if (r.scale >= 100_000) {
       const rss = Math.max(...CLI_OPS.map((op) => r.cli[op].peakRssMb));
       console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation ${fmt(rss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(rss <= CLI_TARGETS.rssMb)}`);
+      const watchedRss = Math.max(...CLI_OPS.map((op) => r.watched.cli[op].peakRssMb));
+      console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation with the watcher ${fmt(watchedRss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(watchedRss <= CLI_TARGETS.rssMb)}`);
       console.log(`  ${label(r.scale).padEnd(5)} first query, no index ${fmt(r.firstQuery.ms)} ms  target <= ${CLI_TARGETS.firstQueryMs}  ${verdict(r.firstQuery.ms <= CLI_TARGETS.firstQueryMs)}`);
       console.log(`  ${label(r.scale).padEnd(5)} list after ${r.afterExternalChange.changed} external changes ${fmt(r.afterExternalChange.ms)} ms  target <= ${CLI_TARGETS.afterChangeMs}  ${verdict(r.afterExternalChange.ms <= CLI_TARGETS.afterChangeMs)}`);
       console.log(`  ${label(r.scale).padEnd(5)} pm-mcp peak RSS ${fmt(r.mcp.peakRssMb)} MB  target <= ${CLI_TARGETS.mcpRssMb}  ${verdict(r.mcp.peakRssMb <= CLI_TARGETS.mcpRssMb)}`);

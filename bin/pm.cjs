@@ -13,6 +13,7 @@ process.stdout.on('error', (error) => {
 });
 
 loadMain('pm', 'pm.cjs', 'composition/cli-main.js')
-  .then((main) => main(process.argv.slice(2)))
+  // The launcher lets a query start the tracker's index watcher as this very pm.
+  .then((main) => main(process.argv.slice(2), { watcherLauncher: [process.execPath, __filename] }))
   .then((code) => process.exit(code))
   .catch(failBin('pm'));

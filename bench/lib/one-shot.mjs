@@ -1,7 +1,7 @@
 // One-shot invocations of the bundled CLI, each timed side by side with `node -e 0` in the same
 // run (the floor: what any node process costs here), and pm-mcp's tools/call latency over stdio.
 // Used by bench/tracker.mjs (docs/BENCHMARKS.md "bench:tracker").
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { PEOPLE, FILTERS, skewed } from './dataset.mjs';
 import { StdioPeer } from './stdio-peer.mjs';
 import { quantile, round } from './stats.mjs';
+import { askWatcher } from '../../dist/adapters/node/socket-index-freshness.js';
+import { watcherSocketPath } from '../../dist/adapters/node/index-watcher-protocol.js';
+import { watcherIdentity } from '../../dist/composition/index-watcher.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PM = join(here, '..', '..', 'bin', 'pm.cjs');
@@ -48,8 +51,8 @@ function commands(state, random) {
  * the same machine state. Reports per command the median, the floor's median over the same
  * pairs, their ratio, and the peak RSS of the largest sample.
  */
-export function measureCli(root, state, random, samples) {
-  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' };
+export function measureCli(root, state, random, samples, watcher = 'off') {
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: watcher };
   const out = {};
   for (const [name, argv] of Object.entries(commands(state, random))) {
     runOnce([PM, ...argv(0)], env);
@@ -72,7 +75,7 @@ export function measureCli(root, state, random, samples) {
 /** The first query of a fresh clone: no index at all. */
 export function firstQuery(root) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(root, '.runtime', `index.sqlite${suffix}`), { force: true });
-  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' };
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: 'off' };
   const floor = runOnce(['-e', '0'], env).ms;
   const run = runOnce([PM, 'list', '--limit', '50'], env);
   return { ms: round(run.ms), floorMs: round(floor), peakRssMb: round(run.rssMb ?? NaN) };
@@ -82,7 +85,7 @@ export function firstQuery(root) {
  * `count` items changed outside pm as `git pull` changes them (a new file renamed over the old
  * one, another title), then one `pm list`: what the next query costs after a pull.
  */
-export function afterExternalChange(root, state, random, count) {
+export function afterExternalChange(root, state, random, count, watcher = 'off') {
   const items = join(root, 'items');
   for (let i = 0; i < count; i++) {
     const file = join(items, `${state.ids[Math.floor(random() * state.ids.length)]}.md`);
@@ -90,10 +93,50 @@ export function afterExternalChange(root, state, random, count) {
     writeFileSync(`${file}.pull`, text.replace(/^title: .*$/m, `title: pulled ${i} ${skewed(random, state.words)}`));
     renameSync(`${file}.pull`, file);
   }
-  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' };
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: watcher };
   const floor = runOnce(['-e', '0'], env).ms;
   const run = runOnce([PM, 'list', '--limit', '50'], env);
   return { changed: count, ms: round(run.ms), floorMs: round(floor), peakRssMb: round(run.rssMb ?? NaN) };
+}
+
+/**
+ * Starts the tracker's index watcher (`pm index watch`, as a query would start it) and waits
+ * until it answers and has done its first full check; `stop()` ends it through `pm index stop`.
+ */
+export async function startWatcher(root) {
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' };
+  const child = spawn(process.execPath, [PM, 'index', 'watch'], { env, stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const status = () => JSON.parse(runOnce([PM, 'index', 'status', '--json'], env).stdout);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const s = status();
+    if (s.status?.pid === child.pid && s.status.sweeps > 0) break;
+    if (Date.now() > deadline) throw new Error('the index watcher did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    pid: child.pid,
+    status,
+    async stop() {
+      runOnce([PM, 'index', 'stop'], env);
+      await exited;
+    },
+  };
+}
+
+/** The cost of one refresh round trip to a warm watcher with nothing changed: connect, request, settle, reply. */
+export async function watcherRoundTrip(root, count) {
+  const socket = watcherSocketPath(join(root, '.runtime'));
+  const identity = watcherIdentity(root);
+  const times = [];
+  for (let i = 0; i < count + 10; i++) {
+    const started = performance.now();
+    const answer = await askWatcher(socket, identity, 'refresh', 5000);
+    if (answer.kind !== 'reply' || !answer.reply.ok) throw new Error(`the watcher did not vouch: ${JSON.stringify(answer)}`);
+    if (i >= 10) times.push(performance.now() - started);
+  }
+  return { n: count, p50: round(quantile(times, 0.5)), p99: round(quantile(times, 0.99)) };
 }
 
 /** pm-mcp over stdio: sequential tools/call of pm_list, pm_next and pm_search; p50/p99 and peak RSS. */

@@ -8,7 +8,7 @@ import { UsageError } from '../adapters/cli/usage-error.js';
 import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
 import { initTracker } from '../domain/tracker/init.js';
 import { trackerRootFor } from '../domain/tracker/root-locator.js';
-import { composeCli, type CliApp } from './compose-cli.js';
+import { composeCli, type CliApp, type WatcherLaunch } from './compose-cli.js';
 import { osUser } from './os-user.js';
 import { packageInfo } from './package-info.js';
 import { stderrLog } from './process-log.js';
@@ -19,6 +19,11 @@ export interface CliMainOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly io?: CliIo;
+  /**
+   * The command that runs this pm (node and bin/pm.cjs), for starting an index watcher that
+   * outlives this process; bin/pm.cjs passes it. Without it no watcher is started.
+   */
+  readonly watcherLauncher?: readonly string[];
 }
 
 /**
@@ -35,7 +40,8 @@ export async function main(argv: readonly string[], options: CliMainOptions = {}
   const io = options.io ?? new NodeCliIo(cwd, process.stdin, process.stdout, process.stderr, env);
   try {
     const progress = options.io === undefined && process.stderr.isTTY ? progressBar(process.stderr, 'pm: indexing items') : undefined;
-    const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd), progress);
+    const launch = { env, ...(options.watcherLauncher ? { launcher: options.watcherLauncher } : {}) };
+    const services = (globals: GlobalOptions) => lazyServices(() => settingsFor(globals, env, cwd), progress, launch);
     return await runCli(argv, { io, services, version: packageVersion() });
   } catch (error) {
     return reportFailure(error, io, { json: wantsJson(argv), debug: env.PM_DEBUG === '1' });
@@ -86,9 +92,9 @@ function settingsFor(globals: GlobalOptions, env: NodeJS.ProcessEnv, cwd: string
 }
 
 /** The CLI's services over its composed graph, built on first use (so --help works anywhere). */
-function lazyServices(settings: () => Settings, progress?: (done: number, total: number) => void): CliServices {
+function lazyServices(settings: () => Settings, progress: ((done: number, total: number) => void) | undefined, launch: WatcherLaunch): CliServices {
   let app: Promise<CliApp> | undefined;
-  const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'), progress)));
+  const composed = () => (app ??= Promise.resolve().then(() => composeCli(settings(), stderrLog('pm'), progress, launch)));
   return {
     tracker: async () => (await composed()).tracker(),
     skills: async () => (await composed()).skills(),
@@ -96,6 +102,7 @@ function lazyServices(settings: () => Settings, progress?: (done: number, total:
     mergeDrivers: async () => (await composed()).mergeDrivers(),
     mergeInstaller: async () => (await composed()).mergeInstaller(),
     repairIdCollisions: async () => (await composed()).repairIdCollisions(),
+    indexWatcher: async () => (await composed()).indexWatcher(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

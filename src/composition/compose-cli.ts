@@ -8,7 +8,9 @@ import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
 import { repairIdCollisions, type IdCollisionRepair } from '../domain/merge/id-collisions.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
+import type { IndexWatcherControl } from '../adapters/cli/command.js';
 import { buildContainer } from './container.js';
+import { contactWatcher, indexWitness, runIndexWatcher } from './index-watcher.js';
 import type { ProcessLog } from './process-log.js';
 import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
@@ -28,8 +30,16 @@ export interface CliApp {
   mergeInstaller(): Promise<MergeInstaller>;
   /** Repairs ids created on two branches (under the tracker's write lock). */
   repairIdCollisions(): Promise<IdCollisionRepair[]>;
+  /** The tracker's index watcher: its status, stopping it, running it (`pm index`). */
+  indexWatcher(): Promise<IndexWatcherControl>;
   readonly fs: FileSystem;
   readonly settings: Settings;
+}
+
+/** How a one-shot process starts an index watcher: the command running this pm, and its environment. */
+export interface WatcherLaunch {
+  readonly launcher?: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -38,8 +48,9 @@ export interface CliApp {
  * checks every item file against the index before each query; `progress` is told how far a long
  * rebuild of the index has come.
  */
-export async function composeCli(settings: Settings, log: ProcessLog, progress?: (done: number, total: number) => void): Promise<CliApp> {
-  const container = await buildContainer(settings, 'node', { log, index: { follow: 'check', ...(progress ? { progress } : {}) } });
+export async function composeCli(settings: Settings, log: ProcessLog, progress?: (done: number, total: number) => void, launch: WatcherLaunch = { env: {} }): Promise<CliApp> {
+  const witness = indexWitness(settings, launch.launcher, launch.env);
+  const container = await buildContainer(settings, 'node', { log, index: { follow: 'check', ...(progress ? { progress } : {}), ...(witness ? { witness } : {}) } });
   const fs = await container.getAsync(IDS.FileSystem);
   const skills = async () => {
     const root = await container.getAsync(IDS.TrackerRoot);
@@ -51,7 +62,15 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
     const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker) };
     return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor);
   };
-  return { fs, settings, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
+  const indexWatcher = async (): Promise<IndexWatcherControl> => {
+    const root = await container.getAsync(IDS.TrackerRoot);
+    return {
+      status: () => contactWatcher(root, 'status'),
+      stop: () => contactWatcher(root, 'stop'),
+      run: () => runIndexWatcher(container, settings),
+    };
+  };
+  return { fs, settings, indexWatcher, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
 }
 
 /**

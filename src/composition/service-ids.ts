@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.js';
 import type { FileSystem } from '../ports/file-system.js';
 import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
+import type { IndexFreshness } from '../ports/index-freshness.js';
 import type { ItemIndexStore } from '../ports/item-index-store.js';
 import type { Locker } from '../ports/locker.js';
 import type { TaskStore } from '../ports/task-store.js';
@@ -39,6 +40,11 @@ import type { Settings } from './settings.js';
 export interface TrackerIndexMode {
   readonly follow: 'check' | 'watch';
   readonly progress?: (done: number, total: number) => void;
+  /**
+   * One-shot processes: the index watcher to ask before checking every file
+   * (composition/index-watcher.ts); `configured` gives config.yaml's `index.watcher`.
+   */
+  readonly witness?: (root: string, configured: () => Promise<'auto' | 'on' | 'off' | undefined>) => IndexFreshness;
 }
 
 /** What pm-mcp-http needs of a shared database: readiness, the listening connection, shutdown. */

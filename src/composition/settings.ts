@@ -52,6 +52,15 @@ export const settingsSchema = z.object({
    * `on` again is the rollback). docs/MCP.md "Deprecation ratchet".
    */
   legacyAdapter: z.enum(['on', 'off']).default('on'),
+  /**
+   * PM_INDEX_WATCHER: whether one-shot `pm` queries ask the tracker's index watcher to bring the
+   * index up to date instead of checking every item file (`auto`: and start one once a check
+   * lists 5,000 item files; `on`: start one after any check; `off`: neither). Unset: config.yaml's
+   * `index.watcher`, else `auto`. docs/TRACKER.md "The derived index".
+   */
+  indexWatcher: z.enum(['auto', 'on', 'off']).optional(),
+  /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
+  indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
   /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */
   otel: otelSettingsSchema,
 });
@@ -69,6 +78,8 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   pgSchema: 'PM_MCP_PG_SCHEMA',
   taskHeartbeatMs: 'PM_MCP_TASK_HEARTBEAT_MS',
   legacyAdapter: 'PM_MCP_LEGACY',
+  indexWatcher: 'PM_INDEX_WATCHER',
+  indexWatcherIdleMs: 'PM_INDEX_WATCHER_IDLE_MS',
   ...OTEL_ENV_NAMES,
 };
 
@@ -83,6 +94,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
   const lock = env.PM_LOCK_TIMEOUT_MS;
   const taskTtl = env.PM_MCP_TASK_TTL_MS;
   const heartbeat = env.PM_MCP_TASK_HEARTBEAT_MS;
+  const watcherIdle = env.PM_INDEX_WATCHER_IDLE_MS;
   const parsed = settingsSchema.safeParse({
     cwd,
     ...(env.PM_ROOT ? { root: env.PM_ROOT } : {}),
@@ -97,6 +109,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_PG_SCHEMA ? { pgSchema: env.PM_MCP_PG_SCHEMA } : {}),
     ...(heartbeat !== undefined ? { taskHeartbeatMs: Number(heartbeat) } : {}),
     ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
+    ...(env.PM_INDEX_WATCHER ? { indexWatcher: env.PM_INDEX_WATCHER } : {}),
+    ...(watcherIdle !== undefined ? { indexWatcherIdleMs: Number(watcherIdle) } : {}),
     otel: otelSettingsInput(env),
     ...overrides,
   }, { jitless: true });

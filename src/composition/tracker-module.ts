@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { watchOverflowAt } from '../adapters/node/inotify-limits.js';
 import { locateTrackerRoot } from '../domain/tracker/root-locator.js';
 import { Tracker } from '../domain/tracker/tracker.js';
 import type { Clock } from '../ports/clock.js';
@@ -25,11 +26,15 @@ export const trackerModule = new ContainerModule(({ bind }) => {
   bind(IDS.Tracker)
     .toResolvedValue(
       (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode, telemetry: Telemetry | undefined) => {
-        const tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
+        // The witness asks the tracker's config.yaml (read by then: commands wait for it first).
+        const configured = () => tracker.ready().then((config) => config.index?.watcher, () => undefined);
+        const tracker: Tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
           defaultActor: s.actor,
           lockTimeoutMs: s.lockTimeoutMs,
           watchIndex: mode.follow === 'watch',
           ...(mode.progress ? { onIndexProgress: mode.progress } : {}),
+          ...(mode.follow === 'watch' ? { watchOverflowAt: watchOverflowAt() } : {}),
+          ...(mode.follow === 'check' && mode.witness ? { indexWitness: mode.witness(root, configured) } : {}),
         });
         // With tracing on, its reads and writes become child spans of the request's span.
         return telemetry ? traceTracker(tracker, telemetry) : tracker;

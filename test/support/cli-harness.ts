@@ -43,6 +43,14 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
       mergeDrivers: async () => new MergeDrivers(memory.fs, memory.hasher, memory.clock, '/project'),
       mergeInstaller: async () => new MergeInstaller(memory.fs, git, '/project', "'pm'"),
       repairIdCollisions: () => repairIdCollisions(memory, new TrackerPaths('/project/.agents/pm'), globals.actor ?? 'alice'),
+      // A memory tracker has no watcher process: every query checks its files.
+      indexWatcher: async () => ({
+        status: async () => ({ running: false, socket: '(memory)' }),
+        stop: async () => ({ running: false, socket: '(memory)' }),
+        run: async () => {
+          throw new Error('an index watcher needs the node adapters');
+        },
+      }),
     });
     try {
       const code = await runCli(argv, { io, version: '9.9.9', services });

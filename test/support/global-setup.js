@@ -16,5 +16,8 @@ export default async function globalSetup() {
   process.env.PM_TEST_RUN_DIR = runDir;
   process.env.PM_COMPILE_CACHE_DIR = join(runDir, 'compile-cache');
   process.env.XDG_CACHE_HOME = join(runDir, 'xdg-cache');
+  // 3. No spawned `pm` starts an index watcher that would outlive its test; the watcher's own
+  //    tests turn it on for the processes they start and stop it by pid or `pm index stop`.
+  process.env.PM_INDEX_WATCHER = 'off';
   await build();
 }

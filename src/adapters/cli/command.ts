@@ -24,6 +24,40 @@ export interface CliServices {
   mergeInstaller(): Promise<MergeInstaller>;
   /** Gives items created under one id on two branches distinct ids (`pm merge fix-ids`). */
   repairIdCollisions(): Promise<IdCollisionRepair[]>;
+  /** The tracker's index watcher (`pm index status|stop|watch`). */
+  indexWatcher(): Promise<IndexWatcherControl>;
+}
+
+/** A running index watcher as `pm index status` shows it. */
+export interface IndexWatcherState {
+  readonly pid: number;
+  readonly socket: string;
+  readonly root: string;
+  readonly build: string;
+  readonly startedAt: string;
+  readonly uptimeMs: number;
+  readonly requests: number;
+  readonly events: number;
+  readonly sweeps: number;
+  readonly lastSweepAt: string | null;
+  readonly idleTimeoutMs: number;
+}
+
+/** What `pm index status` and `pm index stop` learn from the watcher's socket. */
+export interface IndexWatcherReport {
+  readonly running: boolean;
+  readonly socket: string;
+  readonly status?: IndexWatcherState;
+  /** Why a watcher there did not answer usefully (another build of pm, no reply in time). */
+  readonly detail?: string;
+}
+
+/** The tracker's index watcher, as the `pm index` commands use it. */
+export interface IndexWatcherControl {
+  status(): Promise<IndexWatcherReport>;
+  stop(): Promise<IndexWatcherReport>;
+  /** Runs the watcher in this process until it ends; resolves with why it ended. */
+  run(): Promise<string>;
 }
 
 /**

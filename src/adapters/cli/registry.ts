@@ -7,6 +7,7 @@ import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
 import { exportCommand } from './commands/export-command.js';
+import { indexStatusCommand, indexStopCommand, indexWatchCommand } from './commands/index-commands.js';
 import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
@@ -49,6 +50,9 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeFixIdsCommand,
   mergeDriverCommand,
   mcpStatsCommand,
+  indexStatusCommand,
+  indexStopCommand,
+  indexWatchCommand,
   completionCommand(() => COMMANDS),
 ];
 

@@ -36,6 +36,12 @@ export const trackerConfigSchema = z.lazy(() => z.object({
   /** Refuse what is otherwise a warning: claiming blocked work, changing somebody else's claimed item. */
   strict: z.boolean().default(false),
   customFields: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), customField()).default({}),
+  /**
+   * The derived index: `watcher` says whether one-shot queries use the tracker's index watcher
+   * (`auto`, the default when absent: and start one on a large tracker; `on`: at any size;
+   * `off`: never). $PM_INDEX_WATCHER, when set, wins. docs/TRACKER.md "The derived index".
+   */
+  index: z.object({ watcher: z.enum(['auto', 'on', 'off']).optional() }).strict().optional(),
 }).strict().superRefine((config, ctx) => {
   for (const status of CORE_STATUSES) {
     if (!config.statuses.includes(status)) ctx.addIssue({ code: 'custom', path: ['statuses'], message: `statuses must include the core status '${status}'` });

@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { IndexFreshness } from '../../ports/index-freshness.js';
 import type { IndexChange, IndexedFile, ItemIndexStore } from '../../ports/item-index-store.js';
 import { PmError } from '../errors/index.js';
 import { addHash, fileHash } from './file-hash.js';
@@ -28,6 +29,8 @@ export function isRacy(signature: FileSignature, statAt: number): boolean {
 const BATCH = 2500;
 /** Re-reads of at least this many files report progress. */
 const PROGRESS_FROM = 1000;
+/** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
+export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
 
 export interface IndexSyncOptions {
   /**
@@ -37,6 +40,20 @@ export interface IndexSyncOptions {
   readonly watch?: boolean;
   /** Told how far a long re-read has come (the CLI draws a progress bar on a TTY). */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * One-shot processes: asked to bring the index up to date before this process checks every
+   * file itself, which it then skips (see {@link IndexFreshness}).
+   */
+  readonly witness?: IndexFreshness;
+  /**
+   * Watch mode: a refresh that follows at least this many watch events since the previous one
+   * checks every file instead of trusting the events. A watch's kernel queue can overflow and
+   * drop events without a word reaching the listener (libuv discards inotify's IN_Q_OVERFLOW);
+   * an overflow means the queue held its whole capacity since the last drained refresh, and
+   * every one of those events is delivered, so a host sets this to at most the queue's capacity
+   * (half of it leaves a margin). Default {@link DEFAULT_WATCH_OVERFLOW_AT}.
+   */
+  readonly watchOverflowAt?: number;
 }
 
 /** A file to read again, with the signature the index recorded for it (null: none). */
@@ -54,8 +71,11 @@ interface Stale {
  *   modification time, inode) and compare the sum of their hashes with the index's: equal sums
  *   prove nothing changed; otherwise the recorded signatures are compared and only the files
  *   that differ are read again, those gone are dropped;
+ * - a one-shot process first asks a witness (the index watcher, a long-lived process following
+ *   the directory over the same index) to vouch, and lists the directory only when it cannot;
  * - long-lived hosts do that once, then follow a watch of the directory (and re-check the
- *   directory itself, in case it was replaced);
+ *   directory itself, in case it was replaced; after a watch error or as many events as the
+ *   watch queue may hold they check every file again);
  * - files marked racy are read again either way.
  *
  * A repair applies only if the index still records what it saw before reading (compare and
@@ -71,6 +91,12 @@ export class IndexSync {
   private readonly pending: IndexChange[] = [];
   private rescan = true;
   private directoryIno: number | undefined;
+  private events = 0;
+  /** The watch reported an error (or an unnamed change): it is set up again before it is trusted. */
+  private rewatch = false;
+  private totalEvents = 0;
+  private sweeps = 0;
+  private lastSweepAt: number | undefined;
 
   constructor(
     private readonly fs: FileSystem,
@@ -121,6 +147,11 @@ export class IndexSync {
     this.store.apply(changes);
   }
 
+  /** What this sync has seen: watch events and full checks of the directory (the watcher's status). */
+  counters(): { events: number; sweeps: number; lastSweepAt: number | undefined } {
+    return { events: this.totalEvents, sweeps: this.sweeps, lastSweepAt: this.lastSweepAt };
+  }
+
   /** Stops the watch (long-lived hosts on exit). */
   close(): void {
     this.stopWatch?.();
@@ -142,7 +173,10 @@ export class IndexSync {
       await this.fs.remove(`${this.paths.runtime}/index.json`);
     }
     if (!this.options.watch) {
-      await this.sweep();
+      const witness = this.options.witness;
+      if (witness && !opening.created && (await witness.vouch())) return;
+      const files = await this.sweep();
+      witness?.swept(files);
       return;
     }
     await this.followWatch();
@@ -150,16 +184,21 @@ export class IndexSync {
 
   private async followWatch(): Promise<void> {
     const directory = await this.fs.stat(this.paths.items);
-    if (!this.stopWatch || directory?.ino !== this.directoryIno) {
+    if (!this.stopWatch || this.rewatch || directory?.ino !== this.directoryIno) {
       this.stopWatch?.();
+      this.rewatch = false;
       this.directoryIno = directory?.ino;
       this.stopWatch = this.fs.watch(this.paths.items, (name) => {
-        if (name === undefined) this.rescan = true;
+        this.events++;
+        this.totalEvents++;
+        if (name === undefined) this.rescan = this.rewatch = true;
         else if (name.endsWith('.md')) this.dirty.add(name.slice(0, -3));
       });
       this.rescan = true;
     }
     await this.fs.settleWatch?.();
+    if (this.events >= (this.options.watchOverflowAt ?? DEFAULT_WATCH_OVERFLOW_AT)) this.rescan = true;
+    this.events = 0;
     if (this.rescan) {
       this.rescan = false;
       this.dirty.clear();
@@ -171,16 +210,19 @@ export class IndexSync {
     await this.recheck([...ids]);
   }
 
-  /** Compares the whole directory with the index; re-reads what differs. */
-  private async sweep(): Promise<void> {
+  /** Compares the whole directory with the index; re-reads what differs. Resolves to the number of item files. */
+  private async sweep(): Promise<number> {
     const scannedAt = this.clock.now();
     const entries = await this.fs.scan(this.paths.items);
+    this.sweeps++;
+    this.lastSweepAt = scannedAt;
     const others: string[] = [];
     let sum = 0;
     for (const { name, signature } of entries) {
       if (name.endsWith('.md')) sum = addHash(sum, fileHash(name.slice(0, -3), signature));
       else others.push(name);
     }
+    const itemFiles = entries.length - others.length;
     if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
     const reread = new Set<string>();
     if (sum !== this.store.digest()) {
@@ -198,6 +240,7 @@ export class IndexSync {
       if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
     }
     await this.recheck(this.store.racy().filter((id) => !reread.has(id)));
+    return itemFiles;
   }
 
   /** Re-reads files whose signature the scan already took (at `statAt`). */

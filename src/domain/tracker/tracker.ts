@@ -3,6 +3,7 @@ import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import type { IdSource } from '../../ports/id-source.js';
+import type { IndexFreshness } from '../../ports/index-freshness.js';
 import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import type { Locker } from '../../ports/locker.js';
 import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } from '../errors/index.js';
@@ -51,6 +52,10 @@ export interface TrackerOptions {
   readonly watchIndex?: boolean;
   /** Told how far a long rebuild of the index has come (the CLI's progress bar). */
   readonly onIndexProgress?: (done: number, total: number) => void;
+  /** One-shot processes: the index watcher asked before checking every file (IndexSyncOptions.witness). */
+  readonly indexWitness?: IndexFreshness;
+  /** Watch mode: events after which a refresh checks every file (IndexSyncOptions.watchOverflowAt). */
+  readonly watchOverflowAt?: number;
 }
 
 /**
@@ -81,6 +86,8 @@ export class Tracker {
     this.sync = new IndexSync(ports.fs, ports.clock, this.paths, ports.index, {
       ...(options.watchIndex ? { watch: true } : {}),
       ...(options.onIndexProgress ? { onProgress: options.onIndexProgress } : {}),
+      ...(options.indexWitness ? { witness: options.indexWitness } : {}),
+      ...(options.watchOverflowAt !== undefined ? { watchOverflowAt: options.watchOverflowAt } : {}),
     });
     const config = () => this.config;
     this.engine = new MutationEngine({
