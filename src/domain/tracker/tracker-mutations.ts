@@ -54,7 +54,7 @@ export class TrackerMutations {
    * `--force` is that consent, MCP asks the host).
    */
   async claim(id: string, input: ClaimInput = {}, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
-    const { index, sync, clock } = this.parts;
+    const { index, clock } = this.parts;
     const holder = input.holder ?? this.actor(options);
     const config = await this.parts.ready();
     if (input.force) {
@@ -68,7 +68,7 @@ export class TrackerMutations {
     const result = await this.mutateItem(id, 'claim', { ...input, holder }, options, async (item, ctx) => {
       const next = applyClaim(item, holder, input, config, ctx);
       if (item.blockedBy.length > 0) {
-        await sync.refresh();
+        await this.parts.refreshInMutation();
         const [summary] = withActiveBlockers(index, [{ ...toSummary(toIndexEntry(item)) }]);
         const open = summary?.activeBlockers ?? [];
         if (open.length > 0) {
@@ -120,13 +120,13 @@ export class TrackerMutations {
    * so one file changes per mutation); a blocker edge that would close a cycle is refused.
    */
   async addDependency(id: string, input: DependencyInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
-    const { index, sync } = this.parts;
+    const { index } = this.parts;
     const [holder, other] = input.kind === 'blocks' ? [input.target, id] : [id, input.target];
     const field = input.kind === 'related' ? 'related' : 'blockedBy';
     assertId(other);
     if (holder === other) throw new ValidationError(`${id} cannot depend on itself`, { field: 'target' });
     return this.mutateItem(holder, 'deps', { add: field, other }, options, async (item) => {
-      await sync.refresh();
+      await this.parts.refreshInMutation();
       requireIndexed(index, other);
       if (field === 'blockedBy') {
         const path = findPath(other, holder, (n) => index.get(n)?.blockedBy ?? []);
@@ -197,12 +197,12 @@ export class TrackerMutations {
    * one-file operation, also at 100k items).
    */
   private async assertReferences(item: Item, before?: Item): Promise<void> {
-    const { index, sync } = this.parts;
+    const { index } = this.parts;
     const newParent = item.parent !== undefined && item.parent !== before?.parent ? item.parent : undefined;
     const newBlockers = item.blockedBy.filter((ref) => !before?.blockedBy.includes(ref));
     const newRelated = item.related.filter((ref) => !before?.related.includes(ref));
     if (newParent === undefined && newBlockers.length === 0 && newRelated.length === 0) return;
-    await sync.refresh();
+    await this.parts.refreshInMutation();
     if (newParent !== undefined) {
       if (newParent === item.id) throw new ValidationError(`${item.id} cannot be its own parent`, { field: 'parent' });
       requireIndexed(index, newParent);

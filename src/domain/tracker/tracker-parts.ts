@@ -24,6 +24,11 @@ export interface TrackerParts {
   readonly store: ItemStore;
   readonly history: HistoryLog;
   readonly engine: MutationEngine;
+  /**
+   * Brings the index up to date for a check made inside a mutation (under the write lock):
+   * first the earlier writes of the running batch, then what changed outside pm.
+   */
+  refreshInMutation(): Promise<void>;
   /** Who a call that names nobody is recorded as. */
   readonly defaultActor: string;
   /** config.yaml, read once (see Tracker.ready). */
