@@ -50,7 +50,7 @@ const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_MCP_PROFILE: 
 function start() {
   server = spawn(process.execPath, [...(process.env.PM_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PM_BENCH_PROFILE}`] : []), join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  server.stderr.on('data', (d) => { stderr += d; });
+  server.stderr.on('data', (d) => { stderr += d; if (process.env.PM_BENCH_STDERR) process.stderr.write(d); });
   return new Promise((resolve, reject) => {
     createInterface({ input: server.stdout }).once('line', (line) => resolve(line.trim()));
     server.once('exit', (code) => reject(new Error(`pm-mcp-http exited (${code}): ${stderr}`)));

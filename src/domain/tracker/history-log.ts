@@ -50,15 +50,33 @@ export class HistoryLog {
 
   /** Appends one entry, filling in seq and the chain link; returns the entry as written. */
   async append(itemId: string, entry: Omit<HistoryEntry, 'seq' | 'prev'>): Promise<HistoryEntry> {
-    const head = await this.head(itemId);
+    const prepared = this.prepare(await this.head(itemId), entry);
+    await this.appendPrepared(itemId, [prepared.line], prepared.head);
+    return prepared.entry;
+  }
+
+  /**
+   * The line that would follow `head` (seq and chain link filled in) and the head it would make,
+   * without writing anything: a write batch links several lines of one item in memory and
+   * appends them with one {@link appendPrepared}.
+   */
+  prepare(head: HistoryHead, entry: Omit<HistoryEntry, 'seq' | 'prev'>): { entry: HistoryEntry; line: string; head: HistoryHead } {
     const full: HistoryEntry = { ...entry, seq: head.seq + 1, prev: head.digest };
     const line = encodeHistoryLine(full);
-    const path = this.paths.historyFile(itemId);
-    await this.fs.append(path, `${line}\n`);
-    const sig = await this.fs.stat(path);
     // A line linked to the verified head keeps the chain's verdict: appending cannot repair or break it.
-    this.heads.set(itemId, { size: sig?.size ?? 0, ino: sig?.ino ?? -1, seq: full.seq, digest: digestOf(this.hasher, line), last: full, ...(head.faults ? { faults: head.faults } : {}) });
-    return full;
+    return { entry: full, line, head: { size: head.size, ino: head.ino, seq: full.seq, digest: digestOf(this.hasher, line), last: full, ...(head.faults ? { faults: head.faults } : {}) } };
+  }
+
+  /**
+   * Appends prepared lines (in order, one write) and remembers `head`, the head the last of
+   * them made, at the file's new size and inode.
+   */
+  async appendPrepared(itemId: string, lines: readonly string[], head: HistoryHead): Promise<void> {
+    if (lines.length === 0) return;
+    const path = this.paths.historyFile(itemId);
+    await this.fs.append(path, `${lines.join('\n')}\n`);
+    const sig = await this.fs.stat(path);
+    this.heads.set(itemId, { ...head, size: sig?.size ?? 0, ino: sig?.ino ?? -1 });
   }
 
   /**
@@ -101,7 +119,8 @@ export class HistoryLog {
     return (await this.fs.stat(this.paths.historyFile(itemId))) !== undefined;
   }
 
-  private async head(itemId: string): Promise<HistoryHead> {
+  /** The item's head as the file holds it now (checked by size and inode); seq 0 and no line when it has no history. */
+  async head(itemId: string): Promise<HistoryHead> {
     const path = this.paths.historyFile(itemId);
     const sig = await this.fs.stat(path);
     if (!sig || sig.size === 0) return EMPTY;

@@ -15,6 +15,8 @@ import type { Item } from './item.js';
 import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-patch.js';
 import type { MutationOp, MutationResult, Receipt } from './receipt.js';
 import type { TrackerPaths } from './tracker-paths.js';
+import { yieldToEventLoop } from '../util/yield.js';
+import { MAX_BATCH, unappliedTail, WriteBatch } from './write-batch.js';
 
 /** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
 export interface MutationGuards {
@@ -59,12 +61,12 @@ export interface MutationDependencies {
 
 interface QueuedMutation {
   readonly run: () => Promise<MutationResult<Item | null>>;
+  /** The items whose writes this mutation staged in its batch. */
+  readonly items: Set<string>;
   readonly resolve: (value: MutationResult<Item | null>) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** Mutations run under one hold of the write lock at most, so other processes get their turn. */
-const MAX_BATCH = 64;
 /** How long one hold of the write lock may last before it is released for other processes (ms). */
 const MAX_BATCH_MS = 50;
 
@@ -75,22 +77,36 @@ const MAX_BATCH_MS = 50;
  *
  * Mutations of one process run one at a time, in arrival order. Those that arrive while one
  * runs wait in a queue and run under the same hold of the lock (group commit: at most
- * {@link MAX_BATCH} of them or {@link MAX_BATCH_MS}), their index records applied in one
- * transaction before the lock is released. Each is as durable and as isolated as alone: it
- * completes (history line, item file) before the next starts, and its caller is answered only
- * after the index holds it.
+ * {@link MAX_BATCH} of them or {@link MAX_BATCH_MS}). Each computes its change from the state
+ * the previous ones left (its own history line, revision and receipt); the batch's writes are
+ * coalesced per item ({@link WriteBatch}: one append of the item's lines, one replace of its
+ * file) and their index records applied in one transaction before the lock is released. No
+ * caller is answered before all of that is written, so each is as durable as alone.
  */
 export class MutationEngine {
   private readonly queue: QueuedMutation[] = [];
   private draining = false;
+  private readonly batch: WriteBatch;
+  private running: QueuedMutation | undefined;
 
-  constructor(private readonly deps: MutationDependencies) {}
+  constructor(private readonly deps: MutationDependencies) {
+    this.batch = new WriteBatch(deps);
+  }
 
   run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ run: () => this.runLocked(request, apply), resolve, reject });
+      this.queue.push({ run: () => this.runLocked(request, apply), items: new Set(), resolve, reject });
       if (!this.draining) void this.drain();
     });
+  }
+
+  /**
+   * Writes the running batch's staged changes now. A mutation whose checks read the derived
+   * index (references, cycles, blockers) calls this first, so the index holds every earlier
+   * change of its batch; outside a batch there is nothing to write.
+   */
+  async settle(): Promise<void> {
+    await this.batch.flush();
   }
 
   private async drain(): Promise<void> {
@@ -98,6 +114,9 @@ export class MutationEngine {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
+        // Gather: the requests that arrived with this one (read in the same turn of the event
+        // loop) join its batch instead of each taking the lock alone.
+        await yieldToEventLoop();
         let release: () => Promise<void>;
         try {
           release = await locker.acquire(paths.writeLock, { timeoutMs: lockTimeoutMs });
@@ -111,16 +130,25 @@ export class MutationEngine {
           const started = clock.now();
           for (let n = 0; n < MAX_BATCH && this.queue.length > 0 && (n === 0 || clock.now() - started < MAX_BATCH_MS); n++) {
             const mutation = this.queue.shift()!;
+            this.running = mutation;
             try {
               done.push({ mutation, outcome: { ok: true, value: await mutation.run() } });
             } catch (error) {
               done.push({ mutation, outcome: { ok: false, error } });
             }
           }
+          this.running = undefined;
+          await this.batch.flush();
+          for (const entry of done) {
+            const failed = [...entry.mutation.items].find((id) => this.batch.hasFailed(id));
+            if (entry.outcome.ok && failed !== undefined) entry.outcome = { ok: false, error: this.batch.failure(failed) };
+          }
           index.flushRecords();
         } catch (error) {
           for (const entry of done) if (entry.outcome.ok) entry.outcome = { ok: false, error };
         } finally {
+          this.running = undefined;
+          this.batch.reset();
           await release();
         }
         for (const { mutation, outcome } of done) {
@@ -141,8 +169,11 @@ export class MutationEngine {
       if (replay) return replay;
     }
     const itemId = request.itemId ?? (await this.allocateId());
-    if (request.itemId !== undefined) await this.assertVerified(itemId);
-    const current = await this.reconcile(itemId, request.actor);
+    if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
+    const staged = this.batch.get(itemId);
+    // An item staged in this batch was verified and reconciled by its first mutation.
+    if (request.itemId !== undefined && !staged) await this.assertVerified(itemId);
+    const current = staged ? (staged.stored ?? undefined) : await this.reconcile(itemId, request.actor);
     if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
       throw new StaleRevisionError(
         current ? `${itemId} is at revision ${current.item.revision}, not ${request.expectedRevision}: it changed since you read it; re-read and retry` : `${itemId} does not exist`,
@@ -153,7 +184,7 @@ export class MutationEngine {
     const now = new Date(nowMs).toISOString();
     const proposed = await apply(current?.item, { now, nowMs, itemId });
     if (proposed && current && sameContent(current.item, proposed)) {
-      const head = await this.deps.history.last(itemId);
+      const head = staged ? staged.head.last : await this.deps.history.last(itemId);
       return deepFreeze({ receipt: head ? toReceipt(head) : this.syntheticReceipt(request, current), item: current.item, replayed: false, changed: false });
     }
     const next = proposed ? { ...proposed, revision: (current?.item.revision ?? 0) + 1, updated: now, ...(current ? {} : { created: now }) } : null;
@@ -161,7 +192,12 @@ export class MutationEngine {
     if (request.idempotencyKey && fingerprint) await ledger.intend(request.actor, request.idempotencyKey, fingerprint, { itemId, receiptId });
     const entry = await this.write(itemId, receiptId, request, current, next, now, fingerprint);
     const receipt = toReceipt(entry);
-    if (request.idempotencyKey && fingerprint) await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
+    if (request.idempotencyKey && fingerprint) {
+      // The ledger names only receipts that are on disk.
+      await this.batch.flush();
+      if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
+      await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
+    }
     return deepFreeze({ receipt, item: next, replayed: false, changed: true });
   }
 
@@ -191,6 +227,8 @@ export class MutationEngine {
     const { ledger, store, history } = this.deps;
     const prior = await ledger.find(actor, key);
     if (!prior) return undefined;
+    // What a replay reads comes from the files.
+    await this.batch.flush();
     if (prior.fingerprint !== fingerprint) {
       const what = prior.receipt ? `${prior.receipt.op} of ${prior.receipt.itemId}` : `a change of ${prior.intent?.itemId}`;
       throw new IdempotencyConflictError(`idempotency key '${key}' was already used for a different request (${what})`, { idempotencyKey: key, receiptId: prior.receipt?.receiptId ?? prior.intent?.receiptId ?? null });
@@ -209,9 +247,11 @@ export class MutationEngine {
   }
 
   private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
-    const { store, history, hasher } = this.deps;
+    const { store, hasher } = this.deps;
     const text = next ? store.encode(next) : null;
-    const entry = await history.append(itemId, {
+    const digest = text === null ? null : digestOf(hasher, text);
+    this.running?.items.add(itemId);
+    return this.batch.stage(itemId, {
       receiptId,
       op: request.op,
       itemId,
@@ -220,35 +260,17 @@ export class MutationEngine {
       revisionBefore: current?.item.revision ?? null,
       revisionAfter: next?.revision ?? null,
       digestBefore: current?.digest ?? null,
-      digestAfter: text === null ? null : digestOf(hasher, text),
+      digestAfter: digest,
       patch: diffDocuments(current ? { ...current.item } : {}, next ? { ...next } : {}),
       ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey, fingerprint } : {}),
-    });
-    await this.commit(itemId, next, text);
-    return entry;
-  }
-
-  /**
-   * Makes the item file match the history's after-state, then records it in the derived index
-   * (shared by every pm process, so the next query anywhere sees it). A process killed between
-   * the two leaves a file whose signature the index does not know: the next check re-reads it.
-   */
-  private async commit(itemId: string, next: Item | null, text: string | null): Promise<void> {
-    const { store, index } = this.deps;
-    if (next && text !== null) {
-      const sig = await store.writeText(itemId, text, next);
-      if (sig) index.recordItem(next, sig);
-    } else {
-      await store.remove(itemId);
-      index.recordRemoval(itemId);
-    }
+    }, next && text !== null && digest !== null ? { item: next, text, digest } : null);
   }
 
   /**
    * Compares the item file with the last history line. A write interrupted after its history
-   * line (the write-ahead record) is rolled forward from the recorded patch; a change made
-   * outside pm (an editor, a merge) is recorded as an external_edit line so the chain stays
-   * an honest account of every state the file had.
+   * lines (the write-ahead record; one batch appends several) is rolled forward from the
+   * recorded patches; a change made outside pm (an editor, a merge) is recorded as an
+   * external_edit line so the chain stays an honest account of every state the file had.
    */
   private async reconcile(itemId: string, actor: string): Promise<StoredItem | undefined> {
     const { store, history } = this.deps;
@@ -260,12 +282,13 @@ export class MutationEngine {
       return current;
     }
     if (last.digestAfter === digest) return current;
-    if (last.digestBefore === digest) {
-      const base = current ? { ...current.item } : {};
-      const next = last.digestAfter === null ? null : (applyPatch(base, last.patch) as unknown as Item);
-      const text = next ? store.encode(next) : null;
+    const pending = last.digestBefore === digest ? [last] : unappliedTail(await history.read(itemId), digest);
+    if (pending.length > 0) {
+      let state: Item | null = current ? current.item : null;
+      for (const entry of pending) state = entry.digestAfter === null ? null : (applyPatch(state ? { ...state } : {}, entry.patch) as unknown as Item);
+      const text = state ? store.encode(state) : null;
       if (text === null || digestOf(this.deps.hasher, text) === last.digestAfter) {
-        await this.commit(itemId, next, text);
+        await this.batch.commit(itemId, state, text);
         return store.read(itemId);
       }
     }
@@ -294,7 +317,7 @@ export class MutationEngine {
     for (let attempt = 0; attempt < 20; attempt++) {
       const length = attempt < 10 ? 6 : 8;
       const id = `${this.deps.idPrefix}-${this.deps.ids.randomBase36(length)}`;
-      if (!(await this.deps.store.exists(id)) && !(await this.deps.history.exists(id))) return id;
+      if (!this.batch.get(id) && !(await this.deps.store.exists(id)) && !(await this.deps.history.exists(id))) return id;
     }
     throw new Error('could not allocate a fresh item id after 20 attempts');
   }

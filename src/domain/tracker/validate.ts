@@ -1,3 +1,4 @@
+import { unappliedTail } from './write-batch.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import { periodicYield } from '../util/yield.js';
 import type { Hasher } from '../../ports/hasher.js';
@@ -134,7 +135,7 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
       // A merge line cannot know the merged file's bytes; the next pm write records them.
       if (current || entries.some((entry) => entry.op === 'delete')) continue;
     }
-    if (last.digestBefore === digest) {
+    if (last.digestBefore === digest || unappliedTail(entries, digest).length > 0) {
       add({ severity: 'warning', code: 'interrupted_write', itemId: id, file, message: `${id}: the last recorded change (${last.op}, seq ${last.seq}) was interrupted before the item file was written; the next pm write to ${id} completes it` });
     } else if (!current) {
       add({ severity: 'error', code: 'missing_item', itemId: id, file, message: `${id}: the item file is gone but its history does not end with a delete (removed outside pm?)` });

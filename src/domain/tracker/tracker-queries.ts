@@ -1,0 +1,124 @@
+import { NotFoundError } from '../errors/index.js';
+import { withActiveBlockers } from './blockers.js';
+import type { ChainFault, HistoryEntry } from './history.js';
+import { assertKnownFilter } from './item-rules.js';
+import type { Item } from './item.js';
+import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
+import { runNextQuery, type NextQuery, type NextResult } from './next-query.js';
+import { runSearchQuery, searchTerms, snippetIn, type SearchQuery, type SearchResult } from './search-query.js';
+import { assertId, type TrackerParts } from './tracker-parts.js';
+
+/** The item files a query had to leave out because they do not parse (none: the key is absent). */
+export interface Unreadable {
+  readonly unreadable?: { id: string; message: string }[];
+}
+
+export interface TrackerContext {
+  readonly root: string;
+  readonly idPrefix: string;
+  readonly total: number;
+  readonly byStatus: Record<string, number>;
+  readonly byType: Record<string, number>;
+  readonly next: NextResult['item'];
+  readonly nextRationale: string;
+  readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
+  readonly recent: ListResult['items'];
+  readonly unreadable: { id: string; message: string }[];
+}
+
+/**
+ * The tracker's reads: single items and histories from the files, list/next/search/context
+ * through the derived index (refreshed first, so a query never shows stale data; docs/TRACKER.md
+ * "The derived index").
+ */
+export class TrackerQueries {
+  constructor(private readonly parts: TrackerParts) {}
+
+  async get(id: string): Promise<Item> {
+    assertId(id);
+    const item = await this.parts.store.readItem(id);
+    if (!item) throw new NotFoundError(`no item ${id}`, { itemId: id });
+    return item;
+  }
+
+  /**
+   * List, next and search refuse a status or type config.yaml does not declare (a typo is not
+   * "no items"), show only the blockers still holding an item back, and name the item files
+   * they had to leave out because they do not parse (`unreadable`, absent when there are none).
+   */
+  async list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
+    const { index, sync } = this.parts;
+    await this.assertKnownFilters(query.status, query.type);
+    await sync.refresh();
+    const result = runListQuery(index, query);
+    return { ...result, items: withActiveBlockers(index, result.items), ...this.unreadable() };
+  }
+
+  async next(query: NextQuery = {}): Promise<NextResult & Unreadable> {
+    const { index, sync, clock } = this.parts;
+    await this.assertKnownFilters(undefined, query.type);
+    await sync.refresh();
+    const result = runNextQuery(index, query, new Date(clock.now()).toISOString());
+    const [item, ...alternatives] = withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]);
+    return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult & Unreadable> {
+    const { index, sync, store } = this.parts;
+    await this.assertKnownFilters(query.status, undefined);
+    await sync.refresh();
+    const result = runSearchQuery(index, query);
+    const terms = searchTerms(query.query);
+    // The index keeps lowercased text; the snippets a person reads come from the item files.
+    const results = await Promise.all(result.results.map(async (hit) => {
+      if (hit.snippet === undefined) return hit;
+      const item = await store.readItem(hit.id).catch(() => undefined);
+      const snippet = item ? snippetIn([item.body, item.comments.map((c) => c.text).join('\n')], terms).snippet : undefined;
+      return snippet === undefined ? hit : { ...hit, snippet };
+    }));
+    return { ...result, results: withActiveBlockers(index, results), ...this.unreadable() };
+  }
+
+  async historyOf(id: string): Promise<HistoryEntry[]> {
+    assertId(id);
+    const entries = await this.parts.history.read(id);
+    if (entries.length === 0 && !(await this.parts.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
+    return entries;
+  }
+
+  /**
+   * An item's history with the problems its chain verification found (the check `pm validate`
+   * runs), so a reader can mark the lines that cannot be trusted instead of showing a forged
+   * actor as recorded.
+   */
+  async verifiedHistory(id: string): Promise<{ entries: HistoryEntry[]; faults: readonly ChainFault[] }> {
+    assertId(id);
+    const result = await this.parts.history.verify(id);
+    if (result.entries.length === 0 && result.faults.length === 0 && !(await this.parts.store.exists(id))) throw new NotFoundError(`no item ${id} and no history for it`, { itemId: id });
+    return result;
+  }
+
+  /** A compact picture of the project: counts, what to do next, who holds what. */
+  async context(): Promise<TrackerContext> {
+    const { index, sync, clock, paths } = this.parts;
+    const config = await this.parts.ready();
+    await sync.refresh();
+    const now = new Date(clock.now()).toISOString();
+    const overview = index.overview(now);
+    const next = runNextQuery(index, {}, now);
+    const recent = withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items);
+    return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+  }
+
+  private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {
+    if (!statuses?.length && !types?.length) return;
+    const config = await this.parts.ready();
+    assertKnownFilter(config, 'status', statuses);
+    assertKnownFilter(config, 'type', types);
+  }
+
+  private unreadable(): Unreadable {
+    const problems = this.parts.index.problems();
+    return problems.length ? { unreadable: problems.map((p) => ({ ...p })) } : {};
+  }
+}
