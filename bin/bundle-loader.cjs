@@ -96,7 +96,7 @@ function compileCacheKind(env, moduleApi, version) {
 /**
  * Runs the CommonJS bundle at `file` and returns its exports. Returns undefined when the file
  * does not exist (the caller falls back to the unbundled sources). `options.onCacheStatus` is
- * told what became of the code cache: 'off'; with this loader's cache 'absent' (none yet:
+ * told what became of the code cache: 'off'; 'debug' (PM_DEBUG=1: no cache, source maps on); with this loader's cache 'absent' (none yet:
  * written at exit), 'rejected' (unusable: rewritten at exit), 'accepted' or 'skipped' (the
  * bundle calls `import()`, which this Node cannot run from a cache); with Node's own 'node'
  * (enabled) or 'unavailable' (directory unusable, or Node declined).
@@ -105,11 +105,33 @@ function compileCacheKind(env, moduleApi, version) {
  */
 function loadBundle(file, options = {}) {
   const env = process.env;
+  if (env.PM_DEBUG === '1') return requireWithSourceMaps(file, options);
   // node:module only when asked for: requiring it costs a start ~0.5 ms.
   const moduleApi = options.moduleApi ?? (env.PM_COMPILE_CACHE === 'node' ? require('node:module') : undefined);
   const kind = compileCacheKind(env, moduleApi, options.nodeVersion ?? process.versions.node);
   const dir = compileCacheDir(env);
   return kind === 'node' ? requireWithNodeCache(file, moduleApi, dir, options) : runWithVmCache(file, dir, options);
+}
+
+/**
+ * Under PM_DEBUG=1 (a run whose stack traces someone will read): source maps on, then a plain
+ * require() of the bundle without any code cache, so every frame of a stack trace names its
+ * src/*.ts line through the bundle's map (dist/bundle/<name>.map, built by scripts/build.mjs).
+ * Node applies a script's map only to code it loaded itself after source maps were turned on,
+ * never to a vm.Script from a code cache; and parsing a ~1 MB map is a cost only a debugging
+ * run should pay, so the normal start stays as it is.
+ */
+function requireWithSourceMaps(file, options) {
+  process.setSourceMapsEnabled(true);
+  let exports;
+  try {
+    exports = require(file);
+  } catch (error) {
+    if (error?.code === 'MODULE_NOT_FOUND' && !existsSync(file)) return undefined;
+    throw error;
+  }
+  options.onCacheStatus?.('debug');
+  return exports;
 }
 
 /** Node's own compile cache in pm's directory, then a plain require(). */
@@ -273,6 +295,8 @@ function writeCache(dir, cacheFile, prefix, script) {
  */
 async function loadMain(bin, bundle, entry) {
   const dist = join(__dirname, '..', 'dist');
+  // The unbundled fallback's modules carry maps too (dist/**/*.js.map).
+  if (process.env.PM_DEBUG === '1') process.setSourceMapsEnabled(true);
   try {
     const exports = loadBundle(join(dist, 'bundle', bundle)) ?? (await import(require('node:url').pathToFileURL(join(dist, entry)).href));
     return exports.main;

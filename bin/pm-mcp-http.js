@@ -3,6 +3,8 @@
 // sources in dist/ (built on install by the prepare script); src/composition/mcp-http-main.ts is
 // the entry point.
 let main;
+// PM_DEBUG=1: stack traces name src/*.ts lines through dist/**/*.js.map (scripts/build.mjs).
+if (process.env.PM_DEBUG === '1') process.setSourceMapsEnabled(true);
 try {
   ({ main } = await import('../dist/composition/mcp-http-main.js'));
 } catch (error) {

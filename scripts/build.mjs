@@ -3,7 +3,7 @@
 // does that). Used by `npm run build`, by `prepare` on install and by jest's global setup,
 // so the real `pm` binaries always run the current sources.
 import { existsSync, readdirSync, mkdirSync, renameSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
+import { basename, join, dirname, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
@@ -14,7 +14,11 @@ const src = join(root, 'src');
 const out = join(root, 'dist');
 const options = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
 delete options.$schema;
-options.sourceMaps = false;
+// Each compiled module gets a source map beside it (`x.js.map`, naming `src/…/x.ts` by a path
+// relative to the map and without the source text); esbuild folds them into the bundles' maps.
+// Node reads them only when source maps are on (PM_DEBUG=1: bin/bundle-loader.cjs), so stack
+// traces then point at src/*.ts lines, and a normal start never reads a map.
+options.sourceMaps = true;
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -31,20 +35,45 @@ export async function build() {
   for (const file of walk(src)) {
     const target = join(out, relative(src, file)).replace(/\.ts$/, '.js');
     mkdirSync(dirname(target), { recursive: true });
-    const { code } = transformSync(readFileSync(file, 'utf8'), { ...options, filename: file });
-    const temp = `${target}.tmp-${process.pid}`;
-    writeFileSync(temp, code);
-    renameSync(temp, target);
+    const { code, map } = transformSync(readFileSync(file, 'utf8'), { ...options, filename: file });
+    writeAtomically(`${target}.map`, moduleMap(map, file, target));
+    writeAtomically(target, `${code}\n//# sourceMappingURL=${basename(target)}.map\n`);
     built.add(target);
   }
   // Outputs whose source is gone (checked now, not against the walk, so a file another build
   // just added is kept).
   for (const js of walkAll(out)) {
-    if (js.endsWith('.js') && !js.startsWith(bundles) && !js.startsWith(views) && !built.has(js) && !existsSync(join(src, relative(out, js)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
+    const compiled = js.endsWith('.js.map') ? js.slice(0, -'.map'.length) : js;
+    if (compiled.endsWith('.js') && !js.startsWith(bundles) && !js.startsWith(views) && !built.has(compiled) && !existsSync(join(src, relative(out, compiled)).replace(/\.js$/, '.ts'))) rmSync(js, { force: true });
   }
   const esbuild = await bundle();
   if (esbuild) await buildViews(esbuild);
   return built.size;
+}
+
+/** Replaces `path` by `contents` through a temp file and a rename (see build()). */
+function writeAtomically(path, contents) {
+  const temp = `${path}.tmp-${process.pid}`;
+  writeFileSync(temp, contents);
+  renameSync(temp, path);
+}
+
+/** swc's map of one module, naming its source relative to the map file and without its text. */
+function moduleMap(map, source, target) {
+  const parsed = JSON.parse(map);
+  parsed.sources = [relative(dirname(target), source).split('\\').join('/')];
+  delete parsed.sourcesContent;
+  return JSON.stringify(parsed);
+}
+
+/**
+ * A bundle's map for a bundle file that starts with `lines` more lines than esbuild wrote (the
+ * NO_IMPORT_MARK line): each `;` in `mappings` starts the next generated line.
+ */
+export function shiftedMap(text, lines) {
+  const map = JSON.parse(text);
+  map.mappings = ';'.repeat(lines) + map.mappings;
+  return JSON.stringify(map);
 }
 
 const bundles = join(out, 'bundle');
@@ -254,6 +283,9 @@ async function bundle() {
       write: false,
       outfile: join(bundles, name),
       logLevel: 'error',
+      // Linked map (dist/bundle/<name>.map) composed from the modules' maps, so it points at src/*.ts.
+      sourcemap: 'linked',
+      sourcesContent: false,
       // The sources locate package.json from import.meta.url; the bundle sits at the same depth.
       define: { 'import.meta.url': '__pmBundleUrl' },
       banner: { js: 'var __pmBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
@@ -261,14 +293,15 @@ async function bundle() {
       throw new Error(`bundling dist/bundle/${name} failed: ${error.message}`, { cause: error });
     });
     const target = join(bundles, name);
-    const temp = `${target}.tmp-${process.pid}`;
+    const output = result.outputFiles.find((file) => file.path === target);
+    const map = result.outputFiles.find((file) => file.path === `${target}.map`);
     // Node 20 cannot run import() from a cached script, so bin/bundle-loader.cjs compiles such a
     // bundle in full at every start there: a cost that should never arrive unannounced. A bundle
     // without import() says so in its first line, which spares the loader searching for one.
-    const imports = result.outputFiles[0].text.includes('import(');
+    const imports = output.text.includes('import(');
     if (imports) process.stderr.write(`scripts/build.mjs: warning: dist/bundle/${name} calls import(), so under Node 20 it starts without its code cache (bin/bundle-loader.cjs)\n`);
-    writeFileSync(temp, imports ? result.outputFiles[0].contents : Buffer.concat([Buffer.from(NO_IMPORT_MARK), result.outputFiles[0].contents]));
-    renameSync(temp, target);
+    writeAtomically(`${target}.map`, imports ? map.text : shiftedMap(map.text, NO_IMPORT_MARK.split('\n').length - 1));
+    writeAtomically(target, imports ? output.contents : Buffer.concat([Buffer.from(NO_IMPORT_MARK), output.contents]));
   }
   // Bundles of earlier builds (ES module format) are never loaded again.
   for (const stale of ['pm.mjs', 'pm-mcp.mjs']) rmSync(join(bundles, stale), { force: true });

@@ -3,6 +3,7 @@ import type { PmMcpSkillRegistry } from '../domain/skills/registry.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
 import type { FileSystem } from '../ports/file-system.js';
 import { realpathSync } from 'node:fs';
+import { GitCliMergeSides } from '../adapters/node/git-cli-merge-sides.js';
 import { GitCliConfig } from '../adapters/node/git-cli-config.js';
 import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
@@ -60,7 +61,8 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
   const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
   const repair = async () => {
     const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker) };
-    return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor);
+    const references = { sides: new GitCliMergeSides(), writer: await container.getAsync(IDS.ReadyTracker) };
+    return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor, references);
   };
   const indexWatcher = async (): Promise<IndexWatcherControl> => {
     const root = await container.getAsync(IDS.TrackerRoot);

@@ -262,4 +262,46 @@ describe('git merges with pm merge drivers', () => {
     expect((await p.validate()).findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(await p.pmJson('merge', 'fix-ids')).toEqual([]);
   });
+
+  it('points each branch\'s references at its own item after pm merge fix-ids, and lists the ones both branches made', async () => {
+    const p = await project();
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const handMade = (title: string, created: string) => `---\nid: pm-hand02\ntitle: ${title}\ntype: Task\nstatus: open\npriority: 2\ncreated: ${created}\nupdated: ${created}\nrevision: 1\n---\n`;
+    const shared = await p.create('Shared referrer');
+    await p.commitAll('shared');
+    await p.checkout('-b', 'a');
+    await mkdir(`${p.dir}/.agents/pm/items`, { recursive: true });
+    await writeFile(`${p.dir}/.agents/pm/items/pm-hand02.md`, handMade('First', '2026-01-01T00:00:00.000Z'));
+    await p.pmOk('comment', 'pm-hand02', 'on a');
+    const childOnA = await p.create('Child on a', '--parent', 'pm-hand02');
+    await p.pmOk('deps', 'add', shared, '--related', 'pm-hand02');
+    await p.commitAll('a');
+    await p.checkout('main');
+    await writeFile(`${p.dir}/.agents/pm/items/pm-hand02.md`, handMade('Second', '2026-01-02T00:00:00.000Z'));
+    await p.pmOk('comment', 'pm-hand02', 'on main');
+    const blockedOnMain = await p.create('Blocked on main', '--blocked-by', 'pm-hand02');
+    const relatedOnMain = await p.create('Related on main', '--related', 'pm-hand02', '--parent', 'pm-hand02');
+    await p.pmOk('deps', 'add', shared, '--related', 'pm-hand02');
+    await p.commitAll('main');
+    expect((await p.git('merge', '--no-edit', 'a')).code).toBe(0);
+
+    const repairs = await p.pmJson<{ newId: string; referencesRewritten: { itemId: string; field: string; receiptIds: string[] }[]; referencesToReview: string[] }[]>('merge', 'fix-ids');
+    expect(repairs).toHaveLength(1);
+    const moved = repairs[0]!.newId;
+    expect((await p.item(moved)).title).toBe('Second');
+    expect(repairs[0]!.referencesRewritten.map((r) => `${r.itemId} ${r.field}`).sort()).toEqual([`${blockedOnMain} blockedBy`, `${relatedOnMain} parent`, `${relatedOnMain} related`].sort());
+    expect(repairs[0]!.referencesToReview).toEqual([shared]);
+    // Main's referrers point at the moved item (main created it later); a's keep the kept id.
+    expect(await p.item(blockedOnMain)).toMatchObject({ blockedBy: [moved] });
+    expect(await p.item(relatedOnMain)).toMatchObject({ parent: moved, related: [moved] });
+    expect(await p.item(childOnA)).toMatchObject({ parent: 'pm-hand02' });
+    expect(await p.item(shared)).toMatchObject({ related: ['pm-hand02'] });
+    // Each rewrite is a normal mutation: a history line with its receipt, by the actor.
+    const receipts = repairs[0]!.referencesRewritten.flatMap((r) => r.receiptIds);
+    const lines = [...(await p.history(blockedOnMain)), ...(await p.history(relatedOnMain))] as { receiptId: string; actor: string }[];
+    for (const receipt of receipts) expect(lines).toContainEqual(expect.objectContaining({ receiptId: receipt, actor: 'tester' }));
+    expect((await p.validate()).findings.filter((f) => f.severity === 'error')).toEqual([]);
+    // The index knows the new references: the moved item lists what it blocks.
+    expect((await p.pmJson<{ blocks: { id: string }[] }>('deps', moved)).blocks.map((b) => b.id)).toEqual([blockedOnMain]);
+  });
 });

@@ -79,6 +79,18 @@ export interface CliIo {
   readonly interactive: boolean;
   /** Asks a yes/no question; only called when `interactive` is true. */
   confirm(question: string): Promise<boolean>;
+  /** The user's editor and private drafts (`pm edit`); absent where there is none. */
+  readonly editor?: CliEditor;
+}
+
+/** Editing a draft file in the user's editor (`pm edit`, docs/CLI.md). */
+export interface CliEditor {
+  /** Writes `text` to a new draft only the user can read, named `name`; resolves to its path. */
+  createDraft(name: string, text: string): Promise<string>;
+  /** Runs the editor on `path` and waits for it; resolves to its exit code. */
+  edit(path: string): Promise<number>;
+  /** Removes a draft (and the private directory createDraft made for it). */
+  removeDraft(path: string): Promise<void>;
 }
 
 /** Options every command accepts, wherever they appear on the command line. */

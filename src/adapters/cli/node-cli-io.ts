@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { CliIo } from './command.js';
+import type { CliEditor, CliIo } from './command.js';
+import { NodeCliEditor } from './node-cli-editor.js';
 
 /**
  * The real terminal: stdout/stderr writes that resolve once flushed (so the process can exit
@@ -20,6 +21,10 @@ export class NodeCliIo implements CliIo {
   /** Colors only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org). */
   get color(): boolean {
     return (this.stdout as NodeJS.WriteStream).isTTY === true && !this.env.NO_COLOR;
+  }
+
+  get editor(): CliEditor {
+    return new NodeCliEditor(this.env);
   }
 
   get interactive(): boolean {

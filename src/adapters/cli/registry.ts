@@ -5,6 +5,7 @@ import { commentCommand } from './commands/comment-command.js';
 import { completionCommand } from './commands/completion-command.js';
 import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
+import { editCommand } from './commands/edit-command.js';
 import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
 import { exportCommand } from './commands/export-command.js';
 import { indexStatusCommand, indexStopCommand, indexWatchCommand } from './commands/index-commands.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   getCommand,
   createCommand,
   updateCommand,
+  editCommand,
   claimCommand,
   releaseCommand,
   commentCommand,

@@ -10,6 +10,7 @@ import { parseItem, serializeItem } from '../tracker/item-codec.js';
 import type { Item } from '../tracker/item.js';
 import { applyPatch, diffDocuments } from '../tracker/json-patch.js';
 import type { TrackerPaths } from '../tracker/tracker-paths.js';
+import { rewriteReferences, type ReferencePlan, type ReferenceRepairPorts, type ReferenceRewrite } from './reference-repair.js';
 
 /** One repaired collision: which item kept the id, which got a new one, what to review. */
 export interface IdCollisionRepair {
@@ -19,7 +20,9 @@ export interface IdCollisionRepair {
   readonly movedReceipts: readonly string[];
   /** Whether replaying the moved item's history reproduced its last recorded file exactly. */
   readonly exact: boolean;
-  /** Items that reference the old id: they may have meant the moved item (they keep the old id). */
+  /** References to the old id the merge shows came with the moved item, now pointing at it. */
+  readonly referencesRewritten: readonly ReferenceRewrite[];
+  /** Items that reference the old id where the merge does not tell which item they meant (they keep the old id). */
   readonly referencesToReview: readonly string[];
 }
 
@@ -37,27 +40,39 @@ export interface IdCollisionPorts {
  * merge kept it); the other is rebuilt from its own history lines and written under a fresh id
  * with a first history line (`rename`) naming where it came from. The old history gets a
  * `rename` line naming the detached chain, so it verifies again; no line is dropped.
+ * With `references`, references to the old id that the merge shows came with the moved item
+ * are then rewritten through the tracker (reference-repair.ts); without, all are listed.
  */
-export async function repairIdCollisions(ports: IdCollisionPorts, paths: TrackerPaths, actor: string): Promise<IdCollisionRepair[]> {
+export async function repairIdCollisions(ports: IdCollisionPorts, paths: TrackerPaths, actor: string, references?: ReferenceRepairPorts): Promise<IdCollisionRepair[]> {
+  const plans: { repair: Omit<IdCollisionRepair, 'referencesRewritten'>; plan: ReferencePlan }[] = [];
   const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: 10_000 });
   try {
     const prefix = (await readTrackerConfig(ports.fs, paths)).idPrefix;
-    const repairs: IdCollisionRepair[] = [];
     for (const { name } of await ports.fs.scan(paths.history)) {
       if (!name.endsWith('.jsonl')) continue;
       const id = name.slice(0, -'.jsonl'.length);
       const text = (await ports.fs.readText(paths.historyFile(id))) ?? '';
       const { roots } = verifyHistoryChain(text, id, (line) => digestOf(ports.hasher, line));
       if (roots.length < 2) continue;
-      repairs.push(...(await repairOne(ports, paths, id, text, prefix, actor)));
+      plans.push(...(await repairOne(ports, paths, id, text, prefix, actor)));
     }
-    return repairs;
   } finally {
     await release();
   }
+  // After the lock is released: each rewrite is a tracker mutation, which takes it itself.
+  const repairs: IdCollisionRepair[] = [];
+  for (const { repair, plan } of plans) {
+    if (!references) {
+      repairs.push({ ...repair, referencesRewritten: [] });
+      continue;
+    }
+    const outcome = await rewriteReferences(references, ports.fs, paths, plan, actor);
+    repairs.push({ ...repair, referencesRewritten: outcome.rewritten, referencesToReview: outcome.toReview });
+  }
+  return repairs;
 }
 
-async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: string, text: string, prefix: string, actor: string): Promise<IdCollisionRepair[]> {
+async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: string, text: string, prefix: string, actor: string): Promise<{ repair: Omit<IdCollisionRepair, 'referencesRewritten'>; plan: ReferencePlan }[]> {
   const digest = (line: string) => digestOf(ports.hasher, line);
   const lines = text.split('\n').filter(Boolean);
   const owner = new Map<string, number>();
@@ -76,8 +91,10 @@ async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: strin
   const moved = ordered.slice(1);
   if (moved.length === 0) return [];
   const now = new Date(ports.clock.now()).toISOString();
-  const references = await referencing(ports.fs, paths, id);
-  const repairs: IdCollisionRepair[] = [];
+  const referrers = await referencing(ports.fs, paths, id);
+  const references = referrers.map((item) => item.id);
+  const keptRoot = ordered[0]!.entries[0]!.receiptId;
+  const repairs: { repair: Omit<IdCollisionRepair, 'referencesRewritten'>; plan: ReferencePlan }[] = [];
   const detached: { root: string; itemId: string }[] = [];
   for (const chain of moved) {
     const newId = await freshId(ports, paths, prefix);
@@ -87,7 +104,10 @@ async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: strin
     await ports.fs.append(paths.historyFile(newId), `${encodeHistoryLine(first)}\n`);
     await ports.fs.writeAtomic(paths.itemFile(newId), fileText);
     detached.push({ root: chain.root, itemId: newId });
-    repairs.push({ itemId: id, newId, movedReceipts: chain.entries.map((e) => e.receiptId), exact, referencesToReview: references });
+    repairs.push({
+      repair: { itemId: id, newId, movedReceipts: chain.entries.map((e) => e.receiptId), exact, referencesToReview: references },
+      plan: { oldId: id, newId, keptRoot, movedRoot: chain.entries[0]!.receiptId, referrers },
+    });
   }
   const last = JSON.parse(lines[lines.length - 1]!) as HistoryEntry;
   const current = await ports.fs.readText(paths.itemFile(id));
@@ -109,18 +129,18 @@ function replay(entries: readonly HistoryEntry[], newId: string, oldId: string, 
   return { item, exact };
 }
 
-async function referencing(fs: FileSystem, paths: TrackerPaths, id: string): Promise<string[]> {
-  const out: string[] = [];
+async function referencing(fs: FileSystem, paths: TrackerPaths, id: string): Promise<Item[]> {
+  const out: Item[] = [];
   for (const { name } of await fs.scan(paths.items)) {
     if (!name.endsWith('.md') || name === `${id}.md`) continue;
     try {
       const item = parseItem((await fs.readText(`${paths.items}/${name}`)) ?? '', name);
-      if (item.parent === id || item.blockedBy.includes(id) || item.related.includes(id)) out.push(item.id);
+      if (item.parent === id || item.blockedBy.includes(id) || item.related.includes(id)) out.push(item);
     } catch {
       // A file that does not parse is pm validate's to report.
     }
   }
-  return out.sort();
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 async function freshId(ports: IdCollisionPorts, paths: TrackerPaths, prefix: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IdCollisionRepair } from '../../../domain/merge/id-collisions.js';
 import type { MergeInstallReport } from '../../../domain/merge/merge-install.js';
 import { parseWith } from '../argv.js';
 import type { CliCommand } from '../command.js';
@@ -68,16 +69,25 @@ export const mergeUninstallCommand: CliCommand = {
 export const mergeFixIdsCommand: CliCommand = {
   name: 'merge fix-ids',
   summary: 'Give items that two branches created under the same id distinct ids (after a merge)',
-  description: "A merged history with two first lines (pm validate: id_collision) holds two items. The one created first keeps the id; the other is rebuilt from its own history lines and written under a fresh id, whose first history line (rename) names where it came from; the old history gets a rename line naming the moved chain. No history line is dropped. Items that reference the old id are listed for review: they may have meant the moved item. JSON: [{ itemId, newId, movedReceipts, exact, referencesToReview }].",
+  description: "A merged history with two first lines (pm validate: id_collision) holds two items. The one created first keeps the id; the other is rebuilt from its own history lines and written under a fresh id, whose first history line (rename) names where it came from; the old history gets a rename line naming the moved chain. No history line is dropped. References to the old id (parent, blockedBy, related) are then pointed at the moved item where the merge tells: a reference that only the moved item's branch's version of the referring item has came with it, and is rewritten through a normal update (history line, receipt). References on both branches or neither, and all of them when HEAD is not a merge, keep the old id and are listed for review. JSON: [{ itemId, newId, movedReceipts, exact, referencesRewritten: [{ itemId, field, receiptIds }], referencesToReview }].",
   args: [],
   options: {},
   examples: ['pm merge fix-ids', 'pm merge fix-ids --json'],
   async run(_args, { services }) {
     const repairs = await services.repairIdCollisions();
-    const lines = repairs.length === 0 ? ['No id collisions.'] : repairs.map((r) => `${r.itemId}: the later-created item is now ${r.newId} (${r.movedReceipts.length} history lines${r.exact ? '' : ', rebuilt from patches: check it'})${r.referencesToReview.length ? `; review references from ${r.referencesToReview.join(', ')}` : ''}`);
+    const lines = repairs.length === 0 ? ['No id collisions.'] : repairs.map(describeRepair);
     return { value: repairs, human: `${lines.join('\n')}\n` };
   },
 };
+
+function describeRepair(r: IdCollisionRepair): string {
+  const rewritten = r.referencesRewritten.map((w) => `${w.itemId} ${w.field}`);
+  return [
+    `${r.itemId}: the later-created item is now ${r.newId} (${r.movedReceipts.length} history lines${r.exact ? '' : ', rebuilt from patches: check it'})`,
+    ...(rewritten.length ? [`; now pointing at ${r.newId}: ${rewritten.join(', ')}`] : []),
+    ...(r.referencesToReview.length ? [`; review references from ${r.referencesToReview.join(', ')} (the merge does not tell which item they meant)`] : []),
+  ].join('');
+}
 
 /** `pm merge`: the group, which only points at its subcommands. */
 export const mergeCommand: CliCommand = {
