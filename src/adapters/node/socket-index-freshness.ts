@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type * as NodeNet from 'node:net';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
 import { MAX_LINE, WATCHER_PROTOCOL, type WatcherIdentity, type WatcherOp, type WatcherReply } from './index-watcher-protocol.js';
@@ -11,6 +12,8 @@ export type WatcherAnswer = { readonly kind: 'reply'; readonly reply: WatcherRep
  * connection and a reply that is not of this protocol. Never rejects.
  */
 export function askWatcher(socketPath: string, identity: WatcherIdentity, op: WatcherOp, timeoutMs: number): Promise<WatcherAnswer> {
+  // No socket file, no watcher: told without loading node:net (most trackers never have one).
+  if (!existsSync(socketPath)) return Promise.resolve({ kind: 'absent' });
   return new Promise((resolve) => {
     let settled = false;
     let buffer = '';
