@@ -8,7 +8,8 @@
 // Afterwards every acknowledged write must be in its item's history exactly once (no write lost
 // or doubled; each comment text is unique) and `pm validate` must pass. Reports writes/s and latency percentiles, and writes
 // JSON to bench/results/. Options: --duration=8 --warmup=2 --connections=16 --items=1000
-// --durable (PM_DURABLE=1: fsync each item file before its rename).
+// --durable (PM_DURABLE=1: fsync each item file before its rename). PM_BENCH_PROFILE=<dir> runs the
+// server under --cpu-prof; PM_BENCH_STDERR=1 passes its stderr through.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -137,6 +137,16 @@ export class ItemStore {
     return signature;
   }
 
+  /**
+   * `item` as a read of `text`, its serialization, would give it back: the item itself in parse
+   * order when parsing returns it exactly (see {@link parsesBackAs}), else the parse of the text.
+   * A write batch hands this to the item's next mutation in the batch, so that one builds on what
+   * the file says, as it would after a read (a body with surrounding blank lines, say).
+   */
+  asRead(id: string, item: Item, text: string): Item {
+    return deepFreeze(parsesBackAs(item) ? inParseOrder(item) : parseItem(text, this.paths.itemFile(id)));
+  }
+
   async remove(id: string): Promise<void> {
     this.readsThisTurn.delete(id);
     await this.fs.remove(this.paths.itemFile(id));

@@ -263,7 +263,7 @@ export class MutationEngine {
       digestAfter: digest,
       patch: diffDocuments(current ? { ...current.item } : {}, next ? { ...next } : {}),
       ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey, fingerprint } : {}),
-    }, next && text !== null && digest !== null ? { item: next, text, digest } : null);
+    }, next && text !== null && digest !== null ? { item: store.asRead(itemId, next, text), text, digest } : null);
   }
 
   /**

@@ -164,3 +164,19 @@ describe('a batch of writes to one item', () => {
     expect((await tracker.validate()).findings).toEqual([]);
   });
 });
+
+describe('the next mutation of an item in the same batch', () => {
+  test('builds on the item as its file reads back, as one made after a read would', async () => {
+    const run = async (concurrent: boolean) => {
+      const { tracker } = await memoryTracker();
+      const { item } = await tracker.create({ title: 'spaced' });
+      // Reading the file back gives \n line ends; the second update asks for exactly what a read gives.
+      const calls = [() => tracker.update(item.id, { body: 'first line\r\nsecond line' }), () => tracker.update(item.id, { body: 'first line\nsecond line' })];
+      const results = concurrent ? await Promise.all(calls.map((call) => call())) : [await calls[0]!(), await calls[1]!()];
+      return { changed: results.map((r) => r.changed), history: (await tracker.historyOf(item.id)).map((e) => [e.op, e.revisionAfter, e.digestAfter]) };
+    };
+    const [one, batched] = [await run(false), await run(true)];
+    expect(one.changed).toEqual([true, false]);
+    expect(batched).toEqual(one);
+  });
+});
