@@ -4,7 +4,10 @@ import { StreamableHttpTransport } from '../adapters/http/mcp-http-transport.js'
 import { pmMcpScopeName } from '../domain/mcp/auth/scopes.js';
 import { createMcpHttpAuthorize } from '../domain/mcp/http/authorize.js';
 import { createMcpHttpSecurityPolicy } from '../domain/mcp/http/http-security.js';
+import { PmMcpLegacySessions } from '../domain/mcp/http/legacy-session.js';
 import type { Authorizer } from '../ports/authorizer.js';
+import type { Hasher } from '../ports/hasher.js';
+import type { MacKeyStore } from '../ports/mac-key-store.js';
 import type { AuthSettings, ResolvedHttpAuth } from './auth-settings.js';
 import type { McpServerApp, McpServerComposeOptions } from './compose-server.js';
 import { buildContainer } from './container.js';
@@ -23,7 +26,7 @@ import type { Settings } from './settings.js';
 export const httpTransportModule = new ContainerModule(({ bind }) => {
   bind(IDS.HttpTransport)
     .toResolvedValue(
-      (listener: McpHttpListener, http: HttpSettings, auth: ResolvedHttpAuth, authorizer: Authorizer, log: ProcessLog) => {
+      (listener: McpHttpListener, http: HttpSettings, auth: ResolvedHttpAuth, authorizer: Authorizer, log: ProcessLog, settings: Settings, hasher: Hasher, keys: MacKeyStore) => {
         const onError = (error: unknown) => log.error('internal error', error);
         const security = createMcpHttpSecurityPolicy({ host: http.host, port: listener.port, allowedOrigins: http.allowedOrigins, allowedHosts: http.allowedHosts });
         const jwt = auth.mode === 'jwt' ? auth : undefined;
@@ -32,6 +35,8 @@ export const httpTransportModule = new ContainerModule(({ bind }) => {
           security,
           maxBodyBytes: http.maxBodyBytes,
           onError,
+          // Legacy clients get a sealed Mcp-Session-Id carrying their identity (docs/HTTP.md); with the adapter off none is issued or read.
+          ...(settings.legacyAdapter === 'on' ? { legacySessions: new PmMcpLegacySessions({ hasher, keys }) } : {}),
           ...(jwt
             ? {
                 // Every POST is authorized on its own and its principal reaches the handlers;
@@ -42,7 +47,7 @@ export const httpTransportModule = new ContainerModule(({ bind }) => {
             : {}),
         });
       },
-      [IDS.HttpListener, IDS.HttpSettings, IDS.HttpAuth, IDS.Authorizer, IDS.Log],
+      [IDS.HttpListener, IDS.HttpSettings, IDS.HttpAuth, IDS.Authorizer, IDS.Log, IDS.Settings, IDS.Hasher, IDS.MacKeyStore],
     )
     .inSingletonScope();
   bind(IDS.Transport).toService(IDS.HttpTransport);

@@ -35,7 +35,16 @@ export interface AdmissionRequest {
 }
 
 /** A transport's decision: run it (with the principal it authenticated), or it has answered itself. */
-export type AdmissionDecision = { readonly admitted: true; readonly principal?: Principal } | { readonly admitted: false };
+export type AdmissionDecision = { readonly admitted: true; readonly principal?: Principal; readonly legacySession?: LegacySessionState } | { readonly admitted: false };
+
+/**
+ * What a legacy client's `initialize` declared, as a transport carries it between requests
+ * that share no connection (HTTP: a sealed `Mcp-Session-Id`): the revision and the client's identity.
+ */
+export interface LegacySessionState {
+  readonly revision: string;
+  readonly clientInfo: { readonly name: string; readonly version: string } | undefined;
+}
 
 /** How one frame ended: answered; accepted without an answer (a notification or a posted response); refused by admission; cancelled. */
 export type DispatchOutcome = 'answered' | 'accepted' | 'refused' | 'cancelled';
@@ -54,6 +63,11 @@ export interface InboundExchange {
   admit?(request: AdmissionRequest): Promise<AdmissionDecision> | AdmissionDecision;
   /** Receives the running request once, so the transport can abort it when its client goes away. */
   onCancel?(request: Cancellable): void;
+  /**
+   * Told, before the answer is written, what a successful legacy `initialize` declared, so a
+   * transport without connections can hand it back on later requests (HTTP: `Mcp-Session-Id`).
+   */
+  legacyInitialized?(state: LegacySessionState): Promise<void> | void;
   /** The status the transport answered with so far (HTTP), for request observers; undefined before any. */
   responseStatus?(): number | undefined;
 }

@@ -18,7 +18,8 @@ import { isRequestTargetPath, requestTargetPath } from './request-target.js';
  * 3. The MCP path: Origin → 403; `access_token` in the query → 400 (tokens travel only in the
  *    Authorization header); OPTIONS → CORS preflight for allowed browser origins; POST → the
  *    body, bounded (413), decoded as UTF-8 and handed to the transport's exchange; any other method → 405
- *    with `Allow: POST`. Mcp-Session-Id and Last-Event-ID are never read and never issued.
+ *    with `Allow: POST`. Last-Event-ID is never read; Mcp-Session-Id only on the legacy path
+ *    (mcp-http-exchange.ts, domain/mcp/http/legacy-session.ts).
  * 4. Anything else → 404. Every rejection carries a JSON-RPC error body.
  *
  * Kept thin for the hot path (docs/BENCHMARKS.md bench:http):

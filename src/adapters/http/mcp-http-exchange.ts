@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdmissionDecision, AdmissionRequest, Cancellable, InboundExchange, TransportFacts } from '../../ports/transport.js';
+import type { AdmissionDecision, AdmissionRequest, Cancellable, InboundExchange, LegacySessionState, TransportFacts } from '../../ports/transport.js';
 import { mcpHttpRequestFacts } from '../../domain/mcp/auth/request-isolation.js';
 import { admitMcpHttpMessage, type McpHttpAuthorize } from '../../domain/mcp/http/admission.js';
+import { mcpHttpRejection } from '../../domain/mcp/http/index.js';
+import { PmMcpLegacySessionError, type PmMcpLegacySessions } from '../../domain/mcp/http/legacy-session.js';
 import { writeRejection, type McpHttpResponder } from './http-responder.js';
 import { McpHttpResponseSink } from './mcp-http-response-sink.js';
 
@@ -33,6 +35,7 @@ export class NodeMcpHttpExchange implements InboundExchange {
     private readonly res: CancellableResponse,
     responder: McpHttpResponder,
     private readonly authorize: McpHttpAuthorize | undefined,
+    private readonly sessions?: PmMcpLegacySessions,
   ) {
     this.facts = mcpHttpRequestFacts(req.headers);
     this.sink = new McpHttpResponseSink(responder);
@@ -44,8 +47,38 @@ export class NodeMcpHttpExchange implements InboundExchange {
       writeRejection(this.res, outcome.rejection);
       return { admitted: false };
     }
+    const session = request.era === 'legacy' ? await this.legacySession() : undefined;
+    if (session === null) return { admitted: false };
     this.sink.admitted(request.era, outcome.forms);
-    return outcome.principal ? { admitted: true, principal: outcome.principal } : { admitted: true };
+    return { admitted: true, ...(outcome.principal ? { principal: outcome.principal } : {}), ...(session ? { legacySession: session } : {}) };
+  }
+
+  /**
+   * The identity a legacy request's `Mcp-Session-Id` carries (undefined without one); null when
+   * pm did not issue it, after answering 404 (2025-11-25 `basic/transports` "Session
+   * Management": the client then initializes again). Modern requests never read the header.
+   */
+  private async legacySession(): Promise<LegacySessionState | null | undefined> {
+    const header = this.req.headers['mcp-session-id'];
+    if (header === undefined || !this.sessions) return undefined;
+    try {
+      if (typeof header !== 'string') throw new PmMcpLegacySessionError('malformed');
+      const state = await this.sessions.open(header);
+      return { revision: state.revision, clientInfo: state.clientInfo && { name: state.clientInfo.name, version: state.clientInfo.version } };
+    } catch (error) {
+      if (!(error instanceof PmMcpLegacySessionError)) throw error;
+      writeRejection(this.res, mcpHttpRejection(404, `Session not found: this Mcp-Session-Id was not issued by this server or is no longer accepted (${error.problem}); send initialize again without it`));
+      return null;
+    }
+  }
+
+  /** After a legacy initialize: the sealed identity as `Mcp-Session-Id` on its answer. */
+  async legacyInitialized(state: LegacySessionState): Promise<void> {
+    if (!this.sessions || this.res.headersSent) return;
+    const id = await this.sessions.issue(state);
+    if (id === undefined) return;
+    this.res.setHeader('Mcp-Session-Id', id);
+    if (this.res.hasHeader('Access-Control-Allow-Origin')) this.res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id');
   }
 
   responseStatus(): number | undefined {

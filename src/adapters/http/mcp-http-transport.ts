@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportPeer } from '../../ports/transport.js';
 import type { McpHttpAuthorize } from '../../domain/mcp/http/admission.js';
+import type { PmMcpLegacySessions } from '../../domain/mcp/http/legacy-session.js';
 import { mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
 import { createExpressMcpApp } from './express-mcp-app.js';
 import { NodeMcpHttpResponder, writeJsonResponse, writeRejection } from './http-responder.js';
@@ -18,6 +19,8 @@ export interface StreamableHttpTransportOptions {
   readonly authorize?: McpHttpAuthorize;
   /** The RFC 9728 document and the paths it is served at (authorization on). */
   readonly protectedResourceMetadata?: { readonly document: unknown; readonly paths: readonly string[] };
+  /** Seals and opens legacy clients' `Mcp-Session-Id` (absent: none issued, the header ignored). */
+  readonly legacySessions?: PmMcpLegacySessions;
   /** Interval of SSE keep-alive comments on long streams (default 15 s). */
   readonly keepAliveMs?: number;
   /** How long `close` waits for in-flight exchanges before cutting them (default 10 s). */
@@ -100,7 +103,7 @@ export class StreamableHttpTransport implements Transport {
     this.active++;
     try {
       res.on('close', abortOnResponseClose);
-      const exchange = new NodeMcpHttpExchange(req, res, new NodeMcpHttpResponder(res, this.keepAliveMs), this.options.authorize);
+      const exchange = new NodeMcpHttpExchange(req, res, new NodeMcpHttpResponder(res, this.keepAliveMs), this.options.authorize, this.options.legacySessions);
       const outcome = await peer.connect().dispatch(body ?? '', exchange);
       if (outcome === 'accepted') writeJsonResponse(res, 202, undefined);
       else if (outcome === 'cancelled') exchange.sink.release();

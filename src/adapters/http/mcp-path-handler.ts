@@ -98,6 +98,6 @@ export function createMcpPathHandler(options: McpPathHandlerOptions): (req: Inco
       res.end();
       return;
     }
-    writeRejection(res, mcpHttpRejection(405, `Method not allowed: ${method}; this MCP endpoint accepts POST only (no GET stream, no DELETE: there are no sessions)`, { headers: { Allow: 'POST' } }));
+    writeRejection(res, mcpHttpRejection(405, `Method not allowed: ${method}; this MCP endpoint accepts POST only (no GET stream; no DELETE: a legacy Mcp-Session-Id holds no server state to end)`, { headers: { Allow: 'POST' } }));
   };
 }

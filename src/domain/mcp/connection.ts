@@ -1,5 +1,5 @@
 import type { MessageSink } from '../../ports/message-sink.js';
-import type { DispatchOutcome, InboundExchange, TransportConnection } from '../../ports/transport.js';
+import type { DispatchOutcome, InboundExchange, LegacySessionState, TransportConnection } from '../../ports/transport.js';
 import type { PmMcpDispatcher } from './dispatcher.js';
 import { toMcpJsonRpcError } from './error-mapper.js';
 import { McpInFlightRequest } from './in-flight.js';
@@ -8,7 +8,7 @@ import { legacyDisabledError, legacyLogLevelAfter, legacyStateAfter, PM_MCP_LEGA
 import { isMcpToolErrorBody, type McpObservedOutcome, type McpRequestObservation } from './request-observer.js';
 import { createMcpRequestNotifier, SILENT_MCP_NOTIFIER, type McpRequestNotifierHandle } from './notifier.js';
 import { decideMcpEra, resolveMcpRequestContext, type McpLegacyConnectionState } from './request-context.js';
-import { MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
+import { isPmMcpLegacyProtocolVersion, MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
 import type { JsonRpcId } from './wire-types.js';
 
 /** What an observed request's run reports back to its observation. */
@@ -29,6 +29,12 @@ function reportingSink(sink: MessageSink, report: McpRunReport): MessageSink {
   };
 }
 
+/** The connection state a transport handed back (its revision checked again: it came over the wire). */
+function legacyStateFrom(session: LegacySessionState): McpLegacyConnectionState | undefined {
+  if (!isPmMcpLegacyProtocolVersion(session.revision)) return undefined;
+  return Object.freeze({ revision: session.revision, clientCapabilities: Object.freeze({}), clientInfo: session.clientInfo && Object.freeze({ ...session.clientInfo }) });
+}
+
 function idKey(id: JsonRpcId): string {
   return typeof id === 'number' ? `n:${id}` : `s:${id}`;
 }
@@ -41,8 +47,9 @@ function idKey(id: JsonRpcId): string {
  * request's immutable context, run it, and write its typed answer to the exchange's sink.
  * Requests run concurrently; a `notifications/cancelled` aborts the matching in-flight request,
  * after which nothing more is written for it. The legacy initialize state lives here and is
- * read only by legacy requests (seed 004 "Legacy boundary": no session id, no effect on modern
- * requests).
+ * read only by legacy requests (seed 004 "Legacy boundary": no effect on modern requests); a
+ * transport without connections may hand it back through admission (pm-mcp-http's sealed
+ * `Mcp-Session-Id`, docs/HTTP.md).
  */
 export class PmMcpConnection implements TransportConnection {
   private legacy: McpLegacyConnectionState | undefined;
@@ -130,6 +137,8 @@ export class PmMcpConnection implements TransportConnection {
         return 'refused';
       }
       principal = decision.principal ?? principal;
+      // A transport without connections (HTTP) hands back what an earlier initialize declared.
+      if (era === 'legacy' && decision.legacySession && !this.legacy) this.legacy = legacyStateFrom(decision.legacySession);
     }
     if (era === 'legacy' && !dispatcher.legacy.enabled) {
       sink.send(outboundJsonRpcError(request.id, toMcpJsonRpcError(legacyDisabledError(request, facts.headers?.[MCP_PROTOCOL_VERSION_HEADER], dispatcher.legacy), era)));
@@ -167,7 +176,10 @@ export class PmMcpConnection implements TransportConnection {
         if (era === 'legacy') notifier?.notifier.log('debug', { method: request.method, revision: ctx.revision, outcome: 'result' }, PM_MCP_LEGACY_LOGGER);
         notifier?.close();
         const legacy = legacyStateAfter(ctx);
-        if (legacy) this.legacy = legacy;
+        if (legacy) {
+          this.legacy = legacy;
+          await exchange.legacyInitialized?.({ revision: legacy.revision, clientInfo: legacy.clientInfo && { name: legacy.clientInfo.name, version: legacy.clientInfo.version } });
+        }
         this.legacyLogLevel = legacyLogLevelAfter(ctx) ?? this.legacyLogLevel;
         sink.send(response);
         return 'answered';

@@ -15,9 +15,10 @@ import { MCP_INITIALIZE_METHOD, MCP_LOGGING_SET_LEVEL_METHOD, MCP_PING_METHOD } 
  * results keep the legacy shapes (the envelope strips modern members). When the server declares
  * legacy logging, `logging/setLevel` exists here too (2025-11-25 `server/utilities/logging`):
  * on stdio the connection remembers the level for its later legacy requests; over sessionless
- * HTTP each POST is its own connection, so the level covers only that exchange. There is no session
- * id: on stdio the connection remembers what `initialize` declared for later legacy requests
- * only; nothing here is ever read by a modern request.
+ * HTTP each POST is its own connection, so the level covers only that exchange. On stdio the
+ * connection remembers what `initialize` declared for later legacy requests only; over HTTP the
+ * client echoes the sealed `Mcp-Session-Id` that carries it (http/legacy-session.ts). Nothing
+ * here is ever read by a modern request.
  */
 
 /** `initialize` params (validated in depth by the context resolver; extra members are tolerated). */

@@ -65,4 +65,25 @@ describe('principal and trace context never cross requests', () => {
     expect(ctx.clientInfo).toBeUndefined();
     expect(ctx.principal).toBeUndefined();
   });
+
+  test('what a transport hands back through admission (a sealed legacy session) is the identity of that legacy request only', async () => {
+    const harness = new McpHarness();
+    const handed: unknown[] = [];
+    const sink = { send: () => undefined };
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy-client', version: '2' } } };
+    // The transport is told what initialize declared, before the answer is written.
+    await harness.dispatcher.connect().dispatch(JSON.stringify(initialize), { facts: mcpHttpRequestFacts({}), sink, admit: () => ({ admitted: true }), legacyInitialized: (state) => void handed.push(state) });
+    expect(handed).toEqual([{ revision: '2025-06-18', clientInfo: { name: 'legacy-client', version: '2' } }]);
+    const session = { revision: '2025-06-18', clientInfo: { name: 'legacy-client', version: '2' } };
+    const admit = () => ({ admitted: true as const, legacySession: session });
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } };
+    await harness.dispatcher.connect().dispatch(JSON.stringify(call), { facts: mcpHttpRequestFacts({}), sink, admit });
+    // A modern request is never given it, and a session naming no legacy revision is ignored.
+    await harness.dispatcher.connect().dispatch(JSON.stringify(echo(3)), { facts: mcpHttpRequestFacts({}), sink, admit });
+    await harness.dispatcher.connect().dispatch(JSON.stringify({ ...call, id: 4 }), { facts: mcpHttpRequestFacts({}), sink, admit: () => ({ admitted: true as const, legacySession: { revision: '2026-07-28', clientInfo: { name: 'x', version: '1' } } }) });
+    const [legacy, modern, bogus] = harness.state.seenContexts as McpRequestContext[];
+    expect([legacy!.era, legacy!.revision, legacy!.clientInfo]).toEqual(['legacy', '2025-06-18', { name: 'legacy-client', version: '2' }]);
+    expect([modern!.era, modern!.clientInfo?.name]).toEqual(['modern', MODERN_META['io.modelcontextprotocol/clientInfo'].name]);
+    expect([bogus!.era, bogus!.clientInfo]).toEqual(['legacy', undefined]);
+  });
 });
