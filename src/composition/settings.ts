@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { macKeysSchema } from './mac-key-settings.js';
 import { OTEL_ENV_NAMES, otelSettingsInput, otelSettingsSchema } from './otel-settings.js';
 
 /**
@@ -52,6 +53,11 @@ export const settingsSchema = z.object({
    * `on` again is the rollback). docs/MCP.md "Deprecation ratchet".
    */
   legacyAdapter: z.enum(['on', 'off']).default('on'),
+  /**
+   * PM_MCP_MAC_KEYS: the requestState keys shared by configuration, first seals, all verify
+   * (mac-key-settings.ts); unset, the task store keeps them. docs/DEPLOY.md.
+   */
+  macKeys: macKeysSchema,
   /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */
   otel: otelSettingsSchema,
 });
@@ -69,6 +75,7 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   pgSchema: 'PM_MCP_PG_SCHEMA',
   taskHeartbeatMs: 'PM_MCP_TASK_HEARTBEAT_MS',
   legacyAdapter: 'PM_MCP_LEGACY',
+  macKeys: 'PM_MCP_MAC_KEYS',
   ...OTEL_ENV_NAMES,
 };
 
@@ -97,6 +104,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_PG_SCHEMA ? { pgSchema: env.PM_MCP_PG_SCHEMA } : {}),
     ...(heartbeat !== undefined ? { taskHeartbeatMs: Number(heartbeat) } : {}),
     ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
+    ...(env.PM_MCP_MAC_KEYS !== undefined ? { macKeys: env.PM_MCP_MAC_KEYS } : {}),
     otel: otelSettingsInput(env),
     ...overrides,
   }, { jitless: true });
