@@ -167,12 +167,15 @@ export class PostgresChangeBus implements ChangeBus {
     for (const row of rows) this.deliver(row.seq, row.message);
   }
 
-  /** A NOTIFY payload: `<seq>:<message>`. */
+  /**
+   * A NOTIFY payload: `<seq>:<message>`; one without a sequence (an instance of a pm before the
+   * change log, during a rolling upgrade) is delivered as it is.
+   */
   private heard(payload: string): void {
     const colon = payload.indexOf(':');
     const seq = payload.slice(0, colon);
-    if (colon <= 0 || !/^\d+$/.test(seq)) return; // not written by this pm's publish
-    this.deliver(seq, payload.slice(colon + 1));
+    if (colon > 0 && /^\d+$/.test(seq)) this.deliver(seq, payload.slice(colon + 1));
+    else for (const listener of [...this.listeners]) listener(payload);
   }
 
   private deliver(seq: string, message: string): void {
