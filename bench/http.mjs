@@ -11,7 +11,8 @@
 // API) with 16 connections for a fixed duration, split into rounds interleaved across the three
 // servers (order rotated per round) so load drift on a shared machine hits them alike; req/s is
 // all requests over all measured seconds, latency percentiles the median of the rounds (and the
-// worst round's p99). The same modern request (2026-07-28 _meta and
+// worst round's p99); server CPU µs/req is the server process's utime + stime over its rounds
+// divided by its requests. The same modern request (2026-07-28 _meta and
 // MCP headers) goes to all three. Every response body is checked (verifyBody: a JSON-RPC result,
 // no error); non-2xx, errors, timeouts and mismatches make the run INVALID (exit 1). One manual
 // request per server and method is also parsed and checked in full. Peak RSS is VmHWM from
@@ -19,10 +20,13 @@
 // Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
 // --connections=N (default 16), --baseline=<bin/pm-mcp-http.js of another build> to run that
 // build side by side as "pm-baseline" over the same tracker (before/after in one run).
-// Tracing: "pm-traced" is the same pm-mcp-http with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT
-// at a local OTLP sink, a second floor process that accepts every POST; the default sampler
-// records 100% of these parentless requests), run in the same interleaved rounds, so
-// pm-traced/pm is the overhead of tracing on vs off. --no-tracing leaves it out.
+// Tracing: "pm-traced" is the same pm-mcp-http with OpenTelemetry on as an operator runs it
+// (OTEL_EXPORTER_OTLP_ENDPOINT, traces and metrics, pm's default batch span processor; the
+// default sampler records 100% of these parentless requests), run in the same interleaved
+// rounds, so pm-traced/pm is the overhead of tracing on vs off. Its receiver
+// (bench/reference/otlp-sink.mjs) reads and discards every export; it shares the machine's
+// cores, so its CPU time per traced request is measured (/proc/<pid>/stat) and reported next to
+// the ratio. --no-tracing leaves it out.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -84,6 +88,12 @@ async function stopServer(server) {
   const timer = setTimeout(() => server.child.kill('SIGKILL'), 2000);
   await exited;
   clearTimeout(timer);
+}
+
+/** utime + stime of a process, in seconds (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function peakRssMb(pid) {
@@ -183,6 +193,7 @@ function combine(rounds) {
   const sum = (key) => rounds.reduce((total, r) => total + r[key], 0);
   return {
     rps: round(requests / seconds),
+    cpuUsPerRequest: round((1e6 * sum('cpu')) / Math.max(1, requests)),
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p90Ms: median(rounds.map((r) => r.p90Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
@@ -208,6 +219,7 @@ function report(result) {
   for (const kind of KINDS) {
     const label = kind === 'list' ? 'tools/list' : 'tools/call pm_get';
     rows.push(row(`${label} req/s`, (n) => tp[kind][n].rps, int));
+    rows.push(row(`${label} server CPU µs/req`, (n) => tp[kind][n].cpuUsPerRequest, int));
     rows.push(row(`${label} p50 ms`, (n) => tp[kind][n].p50Ms, fmt));
     rows.push(row(`${label} p99 ms`, (n) => tp[kind][n].p99Ms, fmt));
     rows.push(row(`${label} p99 worst round ms`, (n) => tp[kind][n].p99MaxMs, fmt));
@@ -227,6 +239,9 @@ function report(result) {
   line('tools/call p99 (pm)', tp.call.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.call.pm.p99Ms < TARGETS.p99Ms, 'ms');
   if (TRACING) {
     console.log(`\nTracing on vs off (pm-traced/pm req/s): tools/list ${x(r.tracedListVsPm)}, tools/call ${x(r.tracedCallVsPm)} (target >= 0.90x)`);
+    const sink = result.otlpSinkCpuUsPerTracedRequest;
+    console.log(`  server CPU per request, pm-traced/pm: tools/list ${x(r.tracedListCpuVsPm)}, tools/call ${x(r.tracedCallCpuVsPm)} (less sensitive to the machine's load than req/s)`);
+    console.log(`  the OTLP receiver on the same cores took ${sink.list} µs (tools/list) and ${sink.call} µs (tools/call) of CPU per traced request`);
   }
   if (BASELINE) {
     console.log(`\nAgainst the baseline (${BASELINE}): tools/list ${x(r.listVsBaseline)}, tools/call ${x(r.callVsBaseline)}; baseline/official: tools/list ${x(r.baselineListVsOfficial)}, tools/call ${x(r.baselineCallVsOfficial)}`);
@@ -262,7 +277,7 @@ try {
   writeFileSync(join(dir, 'reference.json'), JSON.stringify({ tools, callResult: { content: callMessage.result.content, structuredContent: callMessage.result.structuredContent } }));
 
   if (TRACING) {
-    servers['otlp-sink'] = await startServer('otlp-sink', [join(here, 'reference', 'floor-http-server.mjs')]);
+    servers['otlp-sink'] = await startServer('otlp-sink', [join(here, 'reference', 'otlp-sink.mjs')]);
     servers['pm-traced'] = await startServer('pm-traced', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
       env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench' },
     });
@@ -295,22 +310,30 @@ try {
   // seconds each, the server order rotated per round, so load drift on the shared machine hits
   // the three servers alike.
   const throughput = { list: {}, call: {} };
+  const sinkCpu = { list: { seconds: 0, requests: 0 }, call: { seconds: 0, requests: 0 } };
   const roundSeconds = DURATION / ROUNDS;
   for (const kind of KINDS) {
     const request = requestOf(kind, itemId);
     const warmUpBad = {};
     for (const name of NAMES) warmUpBad[name] = bad(summary(await cannon(servers[name].url, request, WARM_UP), WARM_UP));
     const rounds = Object.fromEntries(NAMES.map((n) => [n, []]));
+    // Only pm-traced exports to the receiver: its CPU over all rounds of this method (exports
+    // are batched, so some land while another server is measured) per traced request.
+    const sinkBefore = TRACING ? cpuSeconds(servers['otlp-sink'].child.pid) : 0;
     for (let r = 0; r < ROUNDS; r++) {
       const order = NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]);
       process.stdout.write(`${kind} round ${r + 1}/${ROUNDS}:`);
       for (const name of order) {
+        const cpuBefore = cpuSeconds(servers[name].child.pid);
         const s = summary(await cannon(servers[name].url, request, roundSeconds), roundSeconds);
-        rounds[name].push({ ...s, seconds: roundSeconds });
+        const cpu = cpuSeconds(servers[name].child.pid) - cpuBefore;
+        if (name === 'pm-traced') sinkCpu[kind].requests += s.requests;
+        rounds[name].push({ ...s, seconds: roundSeconds, cpu });
         process.stdout.write(` ${name} ${s.rps.toFixed(0)}`);
       }
       console.log(' req/s');
     }
+    if (TRACING) sinkCpu[kind].seconds = cpuSeconds(servers['otlp-sink'].child.pid) - sinkBefore;
     for (const name of NAMES) throughput[kind][name] = { ...combine(rounds[name]), warmUpBad: warmUpBad[name] };
   }
   const peak = Object.fromEntries(NAMES.map((n) => [n, round(peakRssMb(servers[n].child.pid))]));
@@ -331,7 +354,7 @@ try {
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
       ...(BASELINE ? { baseline: BASELINE } : {}),
-      ...(TRACING ? { tracing: 'pm-traced: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local floor process as OTLP/HTTP sink (traces and metrics on, default parent-based always-on sampler: every request sampled)' } : {}),
+      ...(TRACING ? { tracing: 'pm-traced: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP receiver that discards every export (bench/reference/otlp-sink.mjs; its CPU per traced request reported); traces and metrics on, pm\'s default batch span processor, default parent-based always-on sampler: every request sampled' } : {}),
       official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
       floor: 'node:http, read body, JSON.parse, fixed small result',
       rss: 'VmHWM from /proc/<pid>/status after all runs',
@@ -340,6 +363,7 @@ try {
     bytes,
     manual,
     throughput,
+    ...(TRACING ? { otlpSinkCpuUsPerTracedRequest: Object.fromEntries(KINDS.map((k) => [k, round((1e6 * sinkCpu[k].seconds) / Math.max(1, sinkCpu[k].requests))])) } : {}),
     peakRssMb: peak,
     badResponses: badCount,
     valid: Object.values(badCount).every((v) => v === 0),
@@ -348,7 +372,7 @@ try {
       callVsOfficial: ratio(throughput.call.pm.rps, throughput.call.official.rps),
       listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
       callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
-      ...(TRACING ? { tracedListVsPm: ratio(throughput.list['pm-traced'].rps, throughput.list.pm.rps), tracedCallVsPm: ratio(throughput.call['pm-traced'].rps, throughput.call.pm.rps) } : {}),
+      ...(TRACING ? { tracedListVsPm: ratio(throughput.list['pm-traced'].rps, throughput.list.pm.rps), tracedCallVsPm: ratio(throughput.call['pm-traced'].rps, throughput.call.pm.rps), tracedListCpuVsPm: ratio(throughput.list['pm-traced'].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest), tracedCallCpuVsPm: ratio(throughput.call['pm-traced'].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest) } : {}),
       ...(BASELINE
         ? {
             listVsBaseline: ratio(throughput.list.pm.rps, throughput.list['pm-baseline'].rps),

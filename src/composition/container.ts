@@ -1,4 +1,7 @@
 import { Container, ContainerModule } from 'inversify';
+import { ConfiguredMacKeyStore } from '../adapters/memory/configured-mac-key-store.js';
+import type { Clock } from '../ports/clock.js';
+import type { Hasher } from '../ports/hasher.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import { mcpModule } from './mcp-module.js';
@@ -54,6 +57,15 @@ export async function buildContainer(settings: Settings, family: AdapterFamily =
   const stores = settings.taskStore === 'file' ? fileTaskStoresModule : postgresTaskStoresModule;
   const adapters = family === 'node' ? [nodeAdaptersModule, stores, options.authorization ?? localAuthorizationModule] : [memoryAdaptersModule];
   await container.load(base, ...adapters, trackerModule, serverExtensionsModule, mcpModule, ...(options.modules ?? []));
+  const macKeys = settings.macKeys;
+  if (macKeys) {
+    // PM_MCP_MAC_KEYS: every instance seals and verifies with the configured keys, whatever its task store.
+    await container.unbind(IDS.MacKeyStore);
+    container
+      .bind(IDS.MacKeyStore)
+      .toResolvedValue((hasher: Hasher, clock: Clock) => new ConfiguredMacKeyStore(hasher, macKeys, clock.now()), [IDS.Hasher, IDS.Clock])
+      .inSingletonScope();
+  }
   return container;
 }
 

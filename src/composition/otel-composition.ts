@@ -6,7 +6,8 @@ import { packageInfo } from './package-info.js';
  * Builds the OpenTelemetry adapter when the OTEL_* settings turn traces or metrics on, and
  * nothing otherwise: the @opentelemetry packages are imported only then, so a server without
  * OpenTelemetry loads none of them and its dispatcher has no tracing observer at all. Spans go
- * through a batch processor to the OTLP/HTTP exporter, metrics through a periodic reader; both
+ * through a batch processor (the OTEL_BSP_* settings) to the OTLP/HTTP exporter, metrics through
+ * a periodic reader; both
  * exporters take their endpoint, headers and timeouts from the standard variables, and the
  * resource adds OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over pm's own service name.
  */
@@ -26,7 +27,7 @@ export async function createOtelTelemetry(settings: OtelSettings, serviceName: s
     resource,
     scope: '@unbrained/pm-cli',
     scopeVersion: version,
-    spanProcessors: settings.traces ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+    spanProcessors: settings.traces ? [new BatchSpanProcessor(new OTLPTraceExporter(), settings.batch)] : [],
     metricReaders: settings.metrics ? [new metrics.PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() })] : [],
   });
 }

@@ -10,7 +10,20 @@ import { z } from 'zod';
  * the endpoint, headers and timeout variables themselves; the sampler comes from
  * OTEL_TRACES_SAMPLER. OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true is the opt-in to
  * record tool arguments on spans.
+ *
+ * The batch span processor takes the specification's OTEL_BSP_* variables. pm's defaults send
+ * smaller batches more often than the specification's (128 spans, at least every second): a
+ * finished span then waits a fraction of a second in the queue instead of several, so it is
+ * collected young, which keeps a busy traced server's garbage collection cheap.
  */
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `${name} must be a whole number` })
+    .transform(Number)
+    .refine((value) => value > 0 && Number.isSafeInteger(value), { message: `${name} must be greater than 0` })
+    .optional();
 
 const exporter = z.enum(['otlp', 'none'], { message: 'pm exports OpenTelemetry data with otlp (or none)' });
 const protocol = z.enum(['http/json'], { message: 'pm ships the OTLP/HTTP JSON exporter: use http/json' });
@@ -27,11 +40,30 @@ export const otelSettingsSchema = z
     tracesEndpoint: z.boolean(),
     metricsEndpoint: z.boolean(),
     captureContent: z.boolean(),
+    bspScheduleDelay: positiveInt('OTEL_BSP_SCHEDULE_DELAY'),
+    bspExportTimeout: positiveInt('OTEL_BSP_EXPORT_TIMEOUT'),
+    bspMaxQueueSize: positiveInt('OTEL_BSP_MAX_QUEUE_SIZE'),
+    bspMaxExportBatchSize: positiveInt('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
   })
   .transform((raw) => {
     const on = (chosen: 'otlp' | 'none' | undefined, endpoint: boolean) => !raw.disabled && (chosen === 'otlp' || (chosen === undefined && (raw.endpoint || endpoint)));
-    return { traces: on(raw.tracesExporter, raw.tracesEndpoint), metrics: on(raw.metricsExporter, raw.metricsEndpoint), captureContent: raw.captureContent };
+    const maxQueueSize = raw.bspMaxQueueSize ?? 2048;
+    const batch: OtelBatchSettings = {
+      scheduledDelayMillis: raw.bspScheduleDelay ?? 1000,
+      exportTimeoutMillis: raw.bspExportTimeout ?? 30_000,
+      maxQueueSize,
+      maxExportBatchSize: Math.min(raw.bspMaxExportBatchSize ?? 128, maxQueueSize),
+    };
+    return { traces: on(raw.tracesExporter, raw.tracesEndpoint), metrics: on(raw.metricsExporter, raw.metricsEndpoint), captureContent: raw.captureContent, batch };
   });
+
+/** The batch span processor's settings (OTEL_BSP_*; a batch never exceeds the queue). */
+export interface OtelBatchSettings {
+  readonly scheduledDelayMillis: number;
+  readonly exportTimeoutMillis: number;
+  readonly maxQueueSize: number;
+  readonly maxExportBatchSize: number;
+}
 
 /** The parsed OpenTelemetry settings. */
 export type OtelSettings = z.infer<typeof otelSettingsSchema>;
@@ -43,6 +75,10 @@ export const OTEL_ENV_NAMES: Readonly<Record<string, string>> = {
   'otel.protocol': 'OTEL_EXPORTER_OTLP_PROTOCOL',
   'otel.tracesProtocol': 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
   'otel.metricsProtocol': 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL',
+  'otel.bspScheduleDelay': 'OTEL_BSP_SCHEDULE_DELAY',
+  'otel.bspExportTimeout': 'OTEL_BSP_EXPORT_TIMEOUT',
+  'otel.bspMaxQueueSize': 'OTEL_BSP_MAX_QUEUE_SIZE',
+  'otel.bspMaxExportBatchSize': 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
 };
 
 const flag = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
@@ -61,5 +97,9 @@ export function otelSettingsInput(env: NodeJS.ProcessEnv): z.input<typeof otelSe
     tracesEndpoint: text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) !== undefined,
     metricsEndpoint: text(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) !== undefined,
     captureContent: flag(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
+    bspScheduleDelay: env.OTEL_BSP_SCHEDULE_DELAY?.trim() || undefined,
+    bspExportTimeout: env.OTEL_BSP_EXPORT_TIMEOUT?.trim() || undefined,
+    bspMaxQueueSize: env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() || undefined,
+    bspMaxExportBatchSize: env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE?.trim() || undefined,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { macKeysSchema } from './mac-key-settings.js';
 import { OTEL_ENV_NAMES, otelSettingsInput, otelSettingsSchema } from './otel-settings.js';
 
 /**
@@ -61,6 +62,10 @@ export const settingsSchema = z.object({
   indexWatcher: z.enum(['auto', 'on', 'off']).optional(),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
+   * PM_MCP_MAC_KEYS: the requestState keys shared by configuration, first seals, all verify
+   * (mac-key-settings.ts); unset, the task store keeps them. docs/DEPLOY.md.
+   */
+  macKeys: macKeysSchema,
   /** OpenTelemetry, from the standard OTEL_* variables only (otel-settings.ts); off by default. */
   otel: otelSettingsSchema,
 });
@@ -80,6 +85,7 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   legacyAdapter: 'PM_MCP_LEGACY',
   indexWatcher: 'PM_INDEX_WATCHER',
   indexWatcherIdleMs: 'PM_INDEX_WATCHER_IDLE_MS',
+  macKeys: 'PM_MCP_MAC_KEYS',
   ...OTEL_ENV_NAMES,
 };
 
@@ -111,6 +117,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
     ...(env.PM_INDEX_WATCHER ? { indexWatcher: env.PM_INDEX_WATCHER } : {}),
     ...(watcherIdle !== undefined ? { indexWatcherIdleMs: Number(watcherIdle) } : {}),
+    ...(env.PM_MCP_MAC_KEYS !== undefined ? { macKeys: env.PM_MCP_MAC_KEYS } : {}),
     otel: otelSettingsInput(env),
     ...overrides,
   }, { jitless: true });

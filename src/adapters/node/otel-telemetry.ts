@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Meter, type ObservableResult, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
@@ -13,6 +13,11 @@ import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySp
  * context manager, so a host's own OpenTelemetry setup and pm's never share state, and the
  * active span follows pm's async work. A server span's parent is extracted from the request's
  * own `traceparent`/`tracestate` onto the root context, never from whatever is active.
+ *
+ * A traced request stays cheap: attributes are copied once, straight onto the span (undefined
+ * values left out); counters are summed in memory per attribute set and read by the SDK only at
+ * collection time (an observable counter), so a request adds to a number instead of going
+ * through the SDK's per-call attribute hashing; histogram instruments are created once.
  */
 
 /** What the adapter exports through. */
@@ -40,6 +45,36 @@ function attributesOf(attributes: TelemetryAttributes): Attributes {
   return out;
 }
 
+/** A counter's running sums, one per attribute set, read at collection (cumulative, monotonic). */
+class CounterSums {
+  private readonly sums = new Map<string, { readonly attributes: Attributes; value: number }>();
+
+  add(value: number, attributes: TelemetryAttributes): void {
+    if (!(value >= 0)) return; // a counter only grows (the SDK drops negative additions too)
+    const key = keyOf(attributes);
+    const sum = this.sums.get(key);
+    if (sum) sum.value += value;
+    else this.sums.set(key, { attributes: attributesOf(attributes), value });
+  }
+
+  observe(result: ObservableResult): void {
+    for (const sum of this.sums.values()) result.observe(sum.value, sum.attributes);
+  }
+}
+
+/** A key of an attribute set: its defined entries, sorted by name (the same set in any order). */
+function keyOf(attributes: TelemetryAttributes): string {
+  const names: string[] = [];
+  for (const name in attributes) if (attributes[name] !== undefined) names.push(name);
+  names.sort();
+  let key = '';
+  for (const name of names) {
+    const value = attributes[name]!;
+    key += `${name}\u0000${typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b'}${String(value)}\u0000`;
+  }
+  return key;
+}
+
 class OtelSpan implements TelemetrySpan {
   private readonly started = performance.now();
   private ended: number | undefined;
@@ -47,7 +82,10 @@ class OtelSpan implements TelemetrySpan {
   constructor(readonly span: Span) {}
 
   setAttributes(attributes: TelemetryAttributes): void {
-    this.span.setAttributes(attributesOf(attributes));
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value !== undefined) this.span.setAttribute(key, value);
+    }
   }
 
   fail(errorType: string, description?: string): void {
@@ -72,7 +110,7 @@ export class OtelTelemetry implements Telemetry {
   private readonly meter: Meter | undefined;
   private readonly contexts = new AsyncLocalStorageContextManager().enable();
   private readonly propagator = new W3CTraceContextPropagator();
-  private readonly counters = new Map<string, Counter>();
+  private readonly counters = new Map<string, CounterSums>();
   private readonly histograms = new Map<string, Histogram>();
 
   constructor(options: OtelTelemetryOptions) {
@@ -104,8 +142,12 @@ export class OtelTelemetry implements Telemetry {
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
     if (!this.meter) return;
     let counter = this.counters.get(name);
-    if (!counter) this.counters.set(name, (counter = this.meter.createCounter(name)));
-    counter.add(value, attributesOf(attributes));
+    if (!counter) {
+      const sums = (counter = new CounterSums());
+      this.counters.set(name, sums);
+      this.meter.createObservableCounter(name).addCallback((result) => sums.observe(result));
+    }
+    counter.add(value, attributes);
   }
 
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void {

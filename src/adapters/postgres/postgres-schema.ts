@@ -10,6 +10,9 @@ import type { PostgresQueryable } from './postgres-database.js';
  * Version 1: tasks (the record as JSON, with the columns queries need: owner, status, expiry,
  * and the worker's lease — its id and last heartbeat), used replay tokens with their expiry,
  * and the keys that seal MRTR requestState.
+ *
+ * Version 2: the change log (`changes`: a sequence number, the message, when it was written),
+ * which an instance whose LISTEN connection was down reads on reconnect to catch up.
  */
 export const PM_POSTGRES_MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
@@ -36,6 +39,13 @@ export const PM_POSTGRES_MIGRATIONS: readonly ((schema: string) => string)[] = [
       retired_at bigint,
       seq bigserial NOT NULL
     );`,
+  (s) => `
+    CREATE TABLE "${s}".changes (
+      seq bigserial PRIMARY KEY,
+      message text NOT NULL,
+      created_at bigint NOT NULL
+    );
+    CREATE INDEX changes_created_at ON "${s}".changes (created_at);`,
 ];
 
 /** The schema version this pm writes. */

@@ -92,11 +92,13 @@ class McpTracingObservation implements McpRequestObservation {
 
   end(outcome: McpObservedOutcome, httpStatus: number | undefined): void {
     const errorType = errorTypeOf(outcome, httpStatus);
-    if (outcome.kind === 'error') this.span.setAttributes({ 'rpc.response.status_code': String(outcome.code) });
-    if (httpStatus !== undefined) this.span.setAttributes({ 'http.response.status_code': httpStatus });
+    if (outcome.kind === 'error' || httpStatus !== undefined) this.span.setAttributes({ 'rpc.response.status_code': outcome.kind === 'error' ? String(outcome.code) : undefined, 'http.response.status_code': httpStatus });
     if (errorType !== undefined) this.span.fail(errorType);
     const seconds = this.span.end();
-    this.telemetry.recordHistogram(MCP_SERVER_DURATION_METRIC, seconds, { ...this.metric, 'mcp.protocol.version': this.revision, 'error.type': errorType }, 's');
+    const metric = this.metric;
+    metric['mcp.protocol.version'] = this.revision;
+    metric['error.type'] = errorType;
+    this.telemetry.recordHistogram(MCP_SERVER_DURATION_METRIC, seconds, metric, 's');
   }
 }
 
@@ -145,6 +147,8 @@ export class McpTracingObserver implements McpRequestObserver {
       'gen_ai.prompt.name': str(attributes['gen_ai.prompt.name']),
       'network.transport': transport,
       'pm.mcp.era': request.era,
+      'mcp.protocol.version': undefined,
+      'error.type': undefined,
     };
     return new McpTracingObservation(this.telemetry, span, metric);
   }

@@ -1,4 +1,4 @@
-import type { Telemetry } from '../../ports/telemetry.js';
+import type { Telemetry, TelemetrySpan } from '../../ports/telemetry.js';
 import { PmError } from '../errors/pm-error.js';
 import type { Tracker } from '../tracker/tracker.js';
 
@@ -8,7 +8,9 @@ import type { Tracker } from '../tracker/tracker.js';
  * internal span `pm.tracker {operation}` with `pm.tracker.operation` and `pm.tracker.access`
  * (read or write). Arguments and item contents are never recorded. Calls made outside any
  * request (start-up, the index watch) create no span. The tracker itself is not changed: the
- * composition wraps it only when tracing is on.
+ * composition wraps it only when tracing is on. The span is not made active while the
+ * operation runs: the operation runs on the untraced tracker, so nothing can start beneath it,
+ * and a traced request is spared a context switch per tracker call.
  */
 
 /** The tracker operations that become spans, by access. */
@@ -44,21 +46,28 @@ export function traceTracker(tracker: Tracker, telemetry: Telemetry): Tracker {
       let traced = wrapped.get(property as string);
       if (!traced) {
         const method = value as (...args: unknown[]) => Promise<unknown>;
-        traced = async (...args: unknown[]) => {
-          const span = telemetry.startChildSpan(`pm.tracker ${String(property)}`, { 'pm.tracker.operation': String(property), 'pm.tracker.access': access });
+        const name = `pm.tracker ${String(property)}`;
+        const attributes = { 'pm.tracker.operation': String(property), 'pm.tracker.access': access };
+        traced = (...args: unknown[]) => {
+          const span = telemetry.startChildSpan(name, attributes);
           if (!span) return method.apply(target, args);
-          try {
-            return await telemetry.withSpan(span, () => method.apply(target, args));
-          } catch (error) {
-            span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
-            throw error;
-          } finally {
-            span.end();
-          }
+          return settle(span, () => method.apply(target, args));
         };
         wrapped.set(property as string, traced);
       }
       return traced;
     },
   });
+}
+
+/** Runs `operation` and ends `span` when it settles, marked failed (the PmError reason, else the error's name) when it throws. */
+async function settle(span: TelemetrySpan, operation: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await operation();
+  } catch (error) {
+    span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
+    throw error;
+  } finally {
+    span.end();
+  }
 }

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { MemoryFileSystem } from '../../../src/adapters/memory/memory-file-system.js';
 import { NodeFileSystem } from '../../../src/adapters/node/node-file-system.js';
 import type { ServiceIdentifier } from 'inversify';
+import { ConfiguredMacKeyStore } from '../../../src/adapters/memory/configured-mac-key-store.js';
 import { buildContainer, ROOT_SERVICES } from '../../../src/composition/container.js';
 import { IDS } from '../../../src/composition/service-ids.js';
 import { settingsFromEnv } from '../../../src/composition/settings.js';
@@ -33,6 +34,18 @@ describe('composition root', () => {
     expect(await readdir(`${dir}/.agents/pm/.runtime/tasks`)).toEqual(['t1.json']);
     expect(await (await container.getAsync(IDS.Authorizer)).authorize({ requiredScopes: ['pm:read'] })).toMatchObject({ id: 'local:smoke' });
     await tracker.dispose();
+  });
+
+  it('PM_MCP_MAC_KEYS replaces the task store\'s requestState keys in the node family, and none are written', async () => {
+    const dir = temp();
+    await initTracker(new NodeFileSystem(), `${dir}/.agents/pm`);
+    const secret = Buffer.alloc(32, 7);
+    const container = await buildContainer(settingsFromEnv({ PM_ACTOR: 'smoke', PM_MCP_MAC_KEYS: secret.toString('base64') }, dir, 'fallback'), 'node');
+    const keys = await container.getAsync(IDS.MacKeyStore);
+    expect(keys).toBeInstanceOf(ConfiguredMacKeyStore);
+    expect(Buffer.from((await keys.current()).secret)).toEqual(secret);
+    await (await container.getAsync(IDS.RequestStates)).seal({}, { method: 'tools/call', params: {}, principal: 'local:smoke' });
+    expect(await readdir(`${dir}/.agents/pm/.runtime`).catch(() => [])).not.toContain('request-state-keys.json');
   });
 
   it('honours PM_ROOT and reports a missing tracker when resolving the root', async () => {

@@ -1,6 +1,10 @@
 import { settingsFromEnv, SettingsError } from '../../../src/composition/settings.js';
 
-const otel = (env: NodeJS.ProcessEnv) => settingsFromEnv(env, '/work', 'alice').otel;
+const otel = (env: NodeJS.ProcessEnv) => {
+  const { batch: _batch, ...rest } = settingsFromEnv(env, '/work', 'alice').otel;
+  return rest;
+};
+const batch = (env: NodeJS.ProcessEnv) => settingsFromEnv(env, '/work', 'alice').otel.batch;
 
 test('off by default and with OTEL_SDK_DISABLED or the none exporter', () => {
   expect(otel({})).toEqual({ traces: false, metrics: false, captureContent: false });
@@ -24,4 +28,17 @@ test('PM_MCP_LEGACY is on or off', () => {
   expect(settingsFromEnv({}, '/work', 'alice').legacyAdapter).toBe('on');
   expect(settingsFromEnv({ PM_MCP_LEGACY: 'off' }, '/work', 'alice').legacyAdapter).toBe('off');
   expect(() => settingsFromEnv({ PM_MCP_LEGACY: 'maybe' }, '/work', 'alice')).toThrow(/PM_MCP_LEGACY/);
+});
+
+test('the batch span processor takes OTEL_BSP_*, with small, frequent batches by default', () => {
+  expect(batch({})).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 128 });
+  expect(batch({ OTEL_BSP_SCHEDULE_DELAY: '5000', OTEL_BSP_EXPORT_TIMEOUT: '10000', OTEL_BSP_MAX_QUEUE_SIZE: '4096', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' })).toEqual({
+    scheduledDelayMillis: 5000,
+    exportTimeoutMillis: 10_000,
+    maxQueueSize: 4096,
+    maxExportBatchSize: 512,
+  });
+  expect(batch({ OTEL_BSP_MAX_QUEUE_SIZE: '64' }).maxExportBatchSize).toBe(64);
+  expect(() => batch({ OTEL_BSP_SCHEDULE_DELAY: 'soon' })).toThrow(/OTEL_BSP_SCHEDULE_DELAY must be a whole number/);
+  expect(() => batch({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '0' })).toThrow(/OTEL_BSP_MAX_EXPORT_BATCH_SIZE must be greater than 0/);
 });

@@ -112,4 +112,57 @@ describe('PostgresChangeBus', () => {
       await Promise.all([a.close(), b.close(), other.close()]);
     }
   }, 60_000);
+
+  it('catches up after its listening connection was dropped: what was published meanwhile arrives once, in order', async () => {
+    const { PostgresChangeBus, PM_CHANGE_LISTENER_NAME } = await import('../../../../src/adapters/postgres/postgres-change-bus.js');
+    const schema = freshSchema();
+    const states: boolean[] = [];
+    const a = new PostgresChangeBus(database(schema), { retryMs: 1_500, onState: (up) => states.push(up) });
+    const b = new PostgresChangeBus(database(schema)); // publishes only: its pool, no listening connection
+    const admin = database(schema);
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      await b.publish('before a listened'); // in the log, but older than a: never delivered to it
+      await a.connect();
+      const heard: string[] = [];
+      a.subscribe((m) => heard.push(m));
+      await b.publish('one');
+      await until(() => heard.length === 1);
+      const dropped = await admin.query<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1 AND query LIKE $2`, [PM_CHANGE_LISTENER_NAME, `%"${schema}".%`]);
+      expect(dropped).toEqual([{ ok: true }]);
+      await until(() => states.includes(false));
+      await b.publish('two');
+      await b.publish('three');
+      expect(a.connected).toBe(false); // published while a could not hear the NOTIFYs
+      await until(() => a.connected && heard.length >= 3);
+      await admin.query('SELECT pg_notify($1, $2)', [`${schema}_changes`, '{"items":[]}']); // a pm before the change log: no sequence
+      await b.publish('four');
+      await until(() => heard.length >= 5);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // room for a duplicate to show up
+      expect(heard).toEqual(['one', 'two', 'three', '{"items":[]}', 'four']);
+      expect(states).toEqual([true, false, true]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it('prunes its change log by age and by size', async () => {
+    const { PostgresChangeBus } = await import('../../../../src/adapters/postgres/postgres-change-bus.js');
+    let now = 1_000_000;
+    const db = database(freshSchema());
+    const bus = new PostgresChangeBus(db, { now: () => now, logRetentionMs: 60_000, logMaxRows: 3 });
+    try {
+      for (const m of ['a', 'b', 'c', 'd', 'e']) await bus.publish(m);
+      await bus.prune();
+      expect((await db.query<{ message: string }>(`SELECT message FROM ${db.table('changes')} ORDER BY seq`)).map((r) => r.message)).toEqual(['c', 'd', 'e']);
+      now += 61_000;
+      await bus.publish('f');
+      await bus.prune();
+      expect((await db.query<{ message: string }>(`SELECT message FROM ${db.table('changes')} ORDER BY seq`)).map((r) => r.message)).toEqual(['f']);
+    } finally {
+      await bus.close();
+    }
+  });
 });
