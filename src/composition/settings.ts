@@ -62,6 +62,7 @@ export const settingsSchema = z.object({
   indexWatcher: z.enum(['auto', 'on', 'off']).optional(),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
+  /**
    * PM_MCP_MAC_KEYS: the requestState keys shared by configuration, first seals, all verify
    * (mac-key-settings.ts); unset, the task store keeps them. docs/DEPLOY.md.
    */
