@@ -165,6 +165,35 @@ export interface SearchCandidate {
   readonly counts: readonly number[];
 }
 
+/**
+ * How search-query.ts ranks candidates, given to {@link ItemIndexStore.searchTop} so a store can
+ * return the few that can rank first instead of every candidate. A candidate's score is the sum
+ * over terms and fields of its (capped) count times the field's weight, plus `phraseBonus` when
+ * `phraseInTitle` and the phrase is longer than two UTF-16 code units; candidates order by the
+ * number of terms they contain (an id match counts as all), then score (descending), priority
+ * (ascending), updated (descending) and id.
+ */
+export interface SearchRanking {
+  readonly limit: number;
+  /** Weights of an occurrence in the title, the body and the comments. */
+  readonly weights: readonly [number, number, number];
+  readonly phraseBonus: number;
+}
+
+export interface SearchTopQuery extends SearchCandidatesQuery {
+  readonly ranking: SearchRanking;
+}
+
+/**
+ * `candidates` holds every candidate that can be among the first `ranking.limit` by that
+ * ranking (the id match always, when there is one), possibly more, in no particular order;
+ * `total` is the number of all candidates.
+ */
+export interface SearchTop {
+  readonly total: number;
+  readonly candidates: readonly SearchCandidate[];
+}
+
 /** Counts and live claims over every indexed item (pm context). */
 export interface IndexOverview {
   readonly total: number;
@@ -221,6 +250,8 @@ export interface ItemIndexStore {
   readiness(query: ReadinessQuery): Readiness;
   /** Every candidate, in no particular order. */
   searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate>;
+  /** The candidates that can rank first, and how many there are in all (see {@link SearchTop}). */
+  searchTop(query: SearchTopQuery): SearchTop;
   /** Ids of the items that name `id` as parent, blocker or related item, sorted. */
   referrers(id: string): string[];
   overview(nowIso: string): IndexOverview;

@@ -18,6 +18,8 @@ import type {
   ScannedFile,
   SearchCandidate,
   SearchCandidatesQuery,
+  SearchTop,
+  SearchTopQuery,
 } from '../../ports/item-index-store.js';
 
 const DIGEST_MODULUS = 2 ** 48;
@@ -146,6 +148,12 @@ export class MemoryItemIndex implements ItemIndexStore {
     }
     ready.sort((a, b) => compareKeys([a.priority, a.created, a.id], [b.priority, b.created, b.id]));
     return { counts, ready: ready.slice(0, query.limit) };
+  }
+
+  /** Every candidate: a superset of those that can rank first, as the port allows. */
+  searchTop(query: SearchTopQuery): SearchTop {
+    const candidates = [...this.searchCandidates(query)];
+    return { total: candidates.length, candidates };
   }
 
   *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {

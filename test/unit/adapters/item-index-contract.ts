@@ -305,6 +305,45 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(hits('walrus')).toEqual([]);
     });
 
+    it('returns every search candidate that can rank first, with the total, like the reference', () => {
+      // A skewed vocabulary (words inside other words, a word in most items) and many ties.
+      const random = prng(2026);
+      const words = ['cache', 'index', 'indexer', 'ka', 'kalo', 'lo', 'kalolo', 'straße', 'ß', '日本語', 'x_y', 'pm-0003'];
+      const skew = () => words[Math.floor(random() ** 2 * words.length)]!;
+      const text = (n: number) => Array.from({ length: n }, skew).join(random() < 0.5 ? ' ' : ', ');
+      const all = population(random, 150).map((e) => {
+        const title = text(1 + Math.floor(random() * 3));
+        const body = `${text(Math.floor(random() * 9))}${e.id === 'pm-0003' ? ' pm-0003' : ''}`;
+        return { ...e, priority: Math.floor(random() * 2), updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body, comments: random() < 0.3 ? text(3) : '' } };
+      });
+      store.apply(all.map((e, n) => put(e, n)));
+      const filters = [{}, { excludeStatuses: ['closed', 'canceled'] }, { statuses: ['open'] }, { statuses: [] }];
+      const check = (terms: string[], phrase: string, requireAll: boolean, filter: Filter, ranking: { limit: number; weights: readonly [number, number, number]; phraseBonus: number }, cap: number) => {
+        const want = referenceCandidates(all.filter((e) => matches(e, filter)), terms, requireAll, phrase, cap);
+        const got = store.searchTop({ terms, phrase, requireAll, cap, filter, ranking });
+        const context = JSON.stringify({ terms, phrase, requireAll, filter, ranking, cap });
+        expect([context, got.total]).toEqual([context, want.length]);
+        const byId = new Map(want.map((c) => [c.id, c]));
+        for (const candidate of got.candidates) expect([context, candidate]).toEqual([context, byId.get(candidate.id)]);
+        const returned = new Set(got.candidates.map((c) => c.id));
+        expect(returned.size).toBe(got.candidates.length);
+        const first = [...want].sort(referenceRanking(terms.length, phrase, ranking)).slice(0, ranking.limit);
+        for (const candidate of [...first, ...want.filter((c) => c.idMatch)]) expect([context, candidate.id, returned.has(candidate.id)]).toEqual([context, candidate.id, true]);
+      };
+      const stored = { weights: [5, 1, 1] as const, phraseBonus: 20 };
+      for (let round = 0; round < 120; round++) {
+        const term = () => (random() < 0.5 ? skew() : words[Math.floor(random() * words.length)]!);
+        const terms = [...new Set([term(), ...(random() < 0.4 ? [term()] : [])])];
+        const phrase = random() < 0.8 ? terms.join(' ') : `${terms.join(' ')}!`;
+        const ranking = { limit: 1 + Math.floor(random() * 8), ...(random() < 0.8 ? stored : { weights: [1, 2, 3] as const, phraseBonus: 7 }) };
+        check(terms, phrase, random() < 0.8, filters[Math.floor(random() * filters.length)]!, ranking, random() < 0.8 ? 5 : 2);
+      }
+      // The id match among the word's items, a word in most items, words inside other words.
+      for (const terms of [['pm-0003'], ['cache'], ['index'], ['ka', 'lo']]) {
+        for (const filter of filters) for (const limit of [1, 3, 200]) check(terms, terms.join(' '), true, filter, { limit, ...stored }, 5);
+      }
+    });
+
     it('finds an item by its exact id even when no term matches, and caps counts', () => {
       store.apply([put(entry('pm-a1', { title: 'index index index index index index index', text: { title: 'index index index index index index index', body: 'indexindex', comments: '' } }), 1), put(entry('pm-b1'), 2)]);
       const [hit] = [...store.searchCandidates({ terms: ['index'], phrase: 'index', requireAll: true, cap: 5, filter: {} })];
@@ -359,16 +398,37 @@ function referenceReadiness(all: IndexedItem[], assignee: string | undefined, no
   return { counts, ready: ready.map((e) => e.id) };
 }
 
-function count(haystack: string, term: string): number {
+function count(haystack: string, term: string, cap = 5): number {
   let n = 0;
-  for (let at = haystack.indexOf(term); at >= 0 && n < 5; at = haystack.indexOf(term, at + term.length)) n++;
+  for (let at = haystack.indexOf(term); at >= 0 && n < cap; at = haystack.indexOf(term, at + term.length)) n++;
   return n;
 }
 
-function referenceCandidates(all: IndexedItem[], terms: string[], requireAll: boolean) {
-  const phrase = terms.join(' ');
+type Candidate = ReturnType<typeof referenceCandidates>[number];
+
+/** The port's SearchRanking order, written from its definition. */
+function referenceRanking(terms: number, phrase: string, ranking: { weights: readonly number[]; phraseBonus: number }) {
+  const key = (c: Candidate) => {
+    let score = 0;
+    let matched = 0;
+    for (let k = 0; k < terms; k++) {
+      const [t, b, cm] = c.counts.slice(k * 3, k * 3 + 3) as [number, number, number];
+      score += t * ranking.weights[0]! + b * ranking.weights[1]! + cm * ranking.weights[2]!;
+      if (t + b + cm > 0) matched++;
+    }
+    if (phrase.length > 2 && c.phraseInTitle) score += ranking.phraseBonus;
+    return { matched: c.idMatch ? terms : matched, score };
+  };
+  return (a: Candidate, b: Candidate) => {
+    const x = key(a);
+    const y = key(b);
+    return y.matched - x.matched || y.score - x.score || a.priority - b.priority || (a.updated > b.updated ? -1 : a.updated < b.updated ? 1 : a.id < b.id ? -1 : 1);
+  };
+}
+
+function referenceCandidates(all: IndexedItem[], terms: string[], requireAll: boolean, phrase = terms.join(' '), cap = 5) {
   return all.flatMap((e) => {
-    const counts = terms.flatMap((t) => [count(e.text.title, t), count(e.text.body, t), count(e.text.comments, t)]);
+    const counts = terms.flatMap((t) => [count(e.text.title, t, cap), count(e.text.body, t, cap), count(e.text.comments, t, cap)]);
     const present = terms.filter((_t, i) => counts[i * 3]! + counts[i * 3 + 1]! + counts[i * 3 + 2]! > 0).length;
     const idMatch = e.id === phrase;
     if (!idMatch && !(requireAll ? present === terms.length : present > 0)) return [];
