@@ -211,6 +211,21 @@ export interface IndexOpening {
 }
 
 /**
+ * A whole index built aside while the store keeps answering from the current one (a first
+ * query with no usable index: docs/TRACKER.md "The derived index"). One process at a time
+ * builds; {@link finish} makes the built index the store's in one atomic step, so no reader ever
+ * sees a half-built index.
+ */
+export interface IndexBuild {
+  /** Records these items and unreadable files (unconditionally; `gone` changes are ignored). */
+  add(changes: readonly IndexChange[]): void;
+  /** Replaces the store's whole content by what was added, atomically. */
+  finish(): void;
+  /** Drops what was added; the store is left as it was. */
+  abort(): void;
+}
+
+/**
  * The derived index behind list, next, search and the dependency graph (docs/TRACKER.md "The
  * derived index"), shaped to those queries: the store selects and orders candidates, the domain
  * keeps the rules (readiness categories and search ranking are computed from what it returns,
@@ -221,6 +236,12 @@ export interface IndexOpening {
 export interface ItemIndexStore {
   /** Opens (or creates) the stored index; a missing, corrupt or other-schema one is replaced by an empty one. */
   open(): IndexOpening;
+  /**
+   * Starts building the whole index aside ({@link IndexBuild}): 'busy' while another process
+   * builds one (wait, then start again), 'replaced' when another process replaced the index
+   * since this store opened it (open it again and check it instead of building).
+   */
+  startBuild(): IndexBuild | 'busy' | 'replaced';
   /** Applies the changes in one atomic step; returns how many applied (conditional ones may not). */
   apply(changes: readonly IndexChange[]): number;
   /** The sum (mod 2^48) of the hashes of every recorded file. */

@@ -12,14 +12,14 @@ export const SQLITE_INDEX_SCHEMA = 6;
  * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
  * what next counts, items_queue orders the unblocked open items as next picks them, so next
  * reads the few rows it returns instead of classifying every open item. `texts` the
- * lowercased body and comments (with `words`, the JSON list of the item's word ids), `tags` and
+ * lowercased body and comments (with `words`, the JSON list of the item's [word id, score]), `tags` and
  * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes, and
  * `fts` a trigram full-text index of the lowercased title and body for the list's text filter:
  * contentless (the texts live in `items`), no positions (detail=none): it narrows a substring
  * filter to the rows holding every trigram of the term, and the exact test runs on `items`.
  * Search reads `vocab` (every word of the texts, numbered) and `postings` (per word and item the
- * word's counts per field, and the item's one-word score, priority and status, ordered by
- * postings_rank as a one-word search ranks): sqlite-index-search.ts.
+ * word's counts per field, keyed by word, the item's one-word score, priority and status, so a
+ * word's postings are stored in the order a one-word search ranks): sqlite-index-search.ts.
  */
 export const SQLITE_INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -55,10 +55,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 );
 CREATE TABLE IF NOT EXISTS vocab(wid INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS postings(
-  wid INTEGER NOT NULL, rid INTEGER NOT NULL, t INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL,
-  score INTEGER NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL, PRIMARY KEY(wid, rid)
+  wid INTEGER NOT NULL, score INTEGER NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL, rid INTEGER NOT NULL,
+  t INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(wid, score DESC, priority, status, rid)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS postings_rank ON postings(wid, score DESC, priority, status);
 `;
 
 /** Every table of the schema, dropped when a database of another version is reset. */

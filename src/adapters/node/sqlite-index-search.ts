@@ -6,6 +6,13 @@ import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts } from '
 
 type Prepare = (sql: string) => SqliteStatement;
 
+/** What an item's postings are keyed by, besides its rowid. */
+export interface PostingKeys {
+  readonly words: readonly (readonly [number, number])[];
+  readonly priority: number;
+  readonly status: string;
+}
+
 /** A candidates query: `sql` defines cand(rid, matched, weighted, counts); `where` filters items i joined to it. */
 interface Plan {
   readonly sql: string;
@@ -23,7 +30,7 @@ const WORD_IDS = 200_000;
  * Search over the SQLite index's word table (sqlite-index-words.ts, docs/TRACKER.md "The derived
  * index"): `vocab` numbers every word of the indexed texts, `postings` holds per word and item
  * the word's counts per field, the item's priority and status, and the score a one-word query
- * for exactly that word gives the item, so the index postings_rank holds each word's items in
+ * for exactly that word gives the item, keyed so that each word's postings are stored in
  * ranking order. Counts are sums over postings, never substring scans of the texts; a query for
  * one word that no other word contains reads just its first postings in ranking order.
  */
@@ -37,23 +44,26 @@ export class SqliteWordSearch {
     this.wordIds.clear();
   }
 
-  /** Writes an item's postings (replacing those of `previous`, the word ids written last time); returns its word ids. */
-  write(rid: number, item: IndexedItem, previous: readonly number[]): number[] {
-    const wids: number[] = [];
-    const insert = this.stmt('INSERT OR REPLACE INTO postings(wid, rid, t, b, c, score, priority, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  /**
+   * Writes an item's postings, replacing those written last time (`previous`: the [word id,
+   * score] pairs then returned, and the priority and status the item had); returns the pairs.
+   */
+  write(rid: number, item: IndexedItem, previous: PostingKeys | undefined): [number, number][] {
+    if (previous) this.remove(rid, previous);
+    const words: [number, number][] = [];
+    const insert = this.stmt('INSERT INTO postings(wid, score, priority, status, rid, t, b, c) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const [word, counts] of wordCounts(item.text)) {
       const wid = this.wordId(word);
-      wids.push(wid);
-      insert.run(wid, rid, counts[0], counts[1], counts[2], storedScore(counts), item.priority, item.status);
+      const score = storedScore(counts);
+      words.push([wid, score]);
+      insert.run(wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]);
     }
-    const kept = new Set(wids);
-    this.remove(rid, previous.filter((wid) => !kept.has(wid)));
-    return wids;
+    return words;
   }
 
-  remove(rid: number, wids: readonly number[]): void {
-    const remove = this.stmt('DELETE FROM postings WHERE wid = ? AND rid = ?');
-    for (const wid of wids) remove.run(wid, rid);
+  remove(rid: number, { words, priority, status }: PostingKeys): void {
+    const remove = this.stmt('DELETE FROM postings WHERE wid = ? AND score = ? AND priority = ? AND status = ? AND rid = ?');
+    for (const [wid, score] of words) remove.run(wid, score, priority, status, rid);
   }
 
   /** Every candidate (the port's definition), counted from the postings. */
@@ -89,7 +99,7 @@ export class SqliteWordSearch {
 
   /**
    * One term that is a single indexed word no other word contains, and the stored ranking: the
-   * word's postings in postings_rank order up to the (limit + 1)-th, plus every posting tied
+   * word's postings in stored (ranking) order up to the (limit + 1)-th, plus every posting tied
    * with it on score and priority (the later keys are compared by the domain).
    */
   private oneWordTop(query: SearchTopQuery, byId: SearchCandidate | undefined): SearchTop | undefined {
@@ -100,15 +110,15 @@ export class SqliteWordSearch {
     if (words.length !== 1 || words[0]![1] !== term) return undefined;
     const wid = words[0]![0];
     const { limit } = query.ranking;
-    const edge = this.stmt(`SELECT score, priority FROM postings INDEXED BY postings_rank WHERE wid = ?${status.sql} ORDER BY score DESC, priority LIMIT 1 OFFSET ?`)
+    const edge = this.stmt(`SELECT score, priority FROM postings WHERE wid = ?${status.sql} ORDER BY score DESC, priority LIMIT 1 OFFSET ?`)
       .raw().get(wid, ...status.params, limit) as [number, number] | undefined;
-    const base = `SELECT i.id, i.priority, i.updated, p.t, p.b, p.c FROM postings p INDEXED BY postings_rank JOIN items i ON i.rid = p.rid WHERE p.wid = ?${status.sql.replaceAll(' status', ' p.status')} AND i.id <> ?`;
+    const base = `SELECT i.id, i.priority, i.updated, p.t, p.b, p.c FROM postings p JOIN items i ON i.rid = p.rid WHERE p.wid = ?${status.sql.replaceAll(' status', ' p.status')} AND i.id <> ?`;
     const rows = (edge
       ? this.stmt(`${base} AND p.score >= ? AND (p.score > ? OR p.priority <= ?)`).raw().all(wid, ...status.params, query.phrase, edge[0], edge[0], edge[1])
       : this.stmt(base).raw().all(wid, ...status.params, query.phrase)) as [string, number, string, number, number, number][];
     const cap = query.cap;
     const candidates: SearchCandidate[] = rows.map(([id, priority, updated, t, b, c]) => ({ id, priority, updated, idMatch: false, phraseInTitle: t > 0, counts: [Math.min(cap, t), Math.min(cap, b), Math.min(cap, c)] }));
-    let total = this.stmt(`SELECT count(*) FROM postings INDEXED BY postings_rank WHERE wid = ?${status.sql}`).pluck().get(wid, ...status.params) as number;
+    let total = this.stmt(`SELECT count(*) FROM postings WHERE wid = ?${status.sql}`).pluck().get(wid, ...status.params) as number;
     if (byId) {
       if (byId.counts.some((count) => count > 0)) total--;
       candidates.push(byId);

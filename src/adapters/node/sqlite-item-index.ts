@@ -4,6 +4,7 @@ import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
+  IndexBuild,
   IndexChange,
   IndexedFile,
   IndexedItem,
@@ -25,6 +26,7 @@ import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABL
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch } from './sqlite-index-search.js';
+import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
@@ -106,6 +108,21 @@ export class SqliteItemIndex implements ItemIndexStore {
       this.removeFiles();
       return this.create('corrupt');
     }
+  }
+
+  /**
+   * The build file and its lock sit next to the database. 'replaced' when the index holds items
+   * by the time the lock is taken (another process built it meanwhile).
+   */
+  startBuild(): IndexBuild | 'busy' | 'replaced' {
+    const db = this.requireDb();
+    const lock = `${this.path}.build.lock`;
+    if (!takeBuildLock(lock)) return 'busy';
+    if (statSync(this.path, { throwIfNoEntry: false })?.ino !== this.ino || this.size() > 0) {
+      rmSync(lock, { force: true });
+      return 'replaced';
+    }
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => rmSync(lock, { force: true }));
   }
 
   apply(changes: readonly IndexChange[]): number {
@@ -341,7 +358,7 @@ export class SqliteItemIndex implements ItemIndexStore {
 
   /** Inserts or replaces an item's rows, keeping its rowid. */
   private upsertItem(item: IndexedItem): void {
-    const previous = this.stmt('SELECT i.rid, t.words FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string] | undefined;
+    const previous = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string, number, string] | undefined;
     const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
     let rid: number;
     if (previous) {
@@ -353,7 +370,7 @@ export class SqliteItemIndex implements ItemIndexStore {
     } else {
       rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...itemValues(item)).lastInsertRowid);
     }
-    const words = this.words.write(rid, item, previous ? (JSON.parse(previous[1]) as number[]) : []);
+    const words = this.words.write(rid, item, previous ? { words: JSON.parse(previous[1]) as [number, number][], priority: previous[2], status: previous[3] } : undefined);
     this.stmt('INSERT OR REPLACE INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
@@ -362,13 +379,13 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   private removeItem(id: string): void {
-    const row = this.stmt('SELECT i.rid, t.words FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string] | undefined;
+    const row = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string, number, string] | undefined;
     if (row === undefined) return;
-    const [rid, words] = row;
+    const [rid, words, priority, status] = row;
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
-    this.words.remove(rid, JSON.parse(words) as number[]);
+    this.words.remove(rid, { words: JSON.parse(words) as [number, number][], priority, status });
     this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }

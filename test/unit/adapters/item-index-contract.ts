@@ -1,3 +1,4 @@
+import { MemoryItemIndex } from '../../../src/adapters/memory/memory-item-index.js';
 import type { FileSignature } from '../../../src/ports/file-system.js';
 import type { IndexChange, IndexedItem, IndexSortField, ItemIndexStore } from '../../../src/ports/item-index-store.js';
 
@@ -12,7 +13,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
+export const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
 
 export function entry(id: string, overrides: Partial<IndexedItem> = {}): IndexedItem {
   const title = overrides.title ?? `Title of ${id}`;
@@ -341,6 +342,53 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       // The id match among the word's items, a word in most items, words inside other words.
       for (const terms of [['pm-0003'], ['cache'], ['index'], ['ka', 'lo']]) {
         for (const filter of filters) for (const limit of [1, 3, 200]) check(terms, terms.join(' '), true, filter, { limit, ...stored }, 5);
+      }
+    });
+
+    it('builds a whole index aside and takes it in one step, or drops it', () => {
+      const random = prng(5);
+      const all = population(random, 60);
+      const changes: IndexChange[] = all.map((e, n) => put(e, n, { racy: n % 7 === 0, hash: 1000 + n }));
+      changes.push({ kind: 'problem', problem: { id: 'pm-bad', message: 'unreadable' }, file: { signature: sig(99), hash: 7, racy: false } });
+      const dropped = store.startBuild();
+      if (typeof dropped === 'string') throw new Error(`build refused: ${dropped}`);
+      dropped.add(changes.slice(0, 10));
+      dropped.abort();
+      expect(store.size()).toBe(0);
+      const build = store.startBuild();
+      if (typeof build === 'string') throw new Error(`build refused: ${build}`);
+      build.add(changes.slice(0, 30));
+      build.add([{ kind: 'gone', id: 'pm-0000' }, ...changes.slice(30)]);
+      // Until it is finished, the store answers from what it held.
+      expect(store.size()).toBe(0);
+      expect(store.digest()).toBe(0);
+      build.finish();
+      // The reference: the same changes applied one by one to the in-memory index.
+      const plain = new MemoryItemIndex();
+      plain.open();
+      plain.apply(changes);
+      {
+        expect(store.size()).toBe(plain.size());
+        expect(store.digest()).toBe(plain.digest());
+        expect(store.files()).toEqual(plain.files());
+        expect(store.racy()).toEqual(plain.racy());
+        expect(store.problems()).toEqual(plain.problems());
+        expect(store.getMany(all.map((e) => e.id))).toEqual(all);
+        const nowIso = '2026-03-01T00:00:00.000Z';
+        expect(store.readiness({ status: 'open', nowIso, limit: 50 })).toEqual(plain.readiness({ status: 'open', nowIso, limit: 50 }));
+        for (const filter of [{}, { text: 'kalo' }, { tagsAll: ['api'] }, { blockedBy: all[2]!.id }]) {
+          expect(store.page({ filter, sort: ['priority', 'created', 'id'], descending: false, limit: 10 })).toEqual(plain.page({ filter, sort: ['priority', 'created', 'id'], descending: false, limit: 10 }));
+        }
+        for (const terms of [['index'], ['ka', 'lo'], ['日本']]) {
+          const query = { terms, phrase: terms.join(' '), requireAll: true, cap: 5, filter: {} };
+          const sorted = (list: Iterable<{ id: string }>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+          expect(sorted(store.searchCandidates(query))).toEqual(sorted(plain.searchCandidates(query)));
+        }
+        // Later changes apply to the built index as to any other.
+        store.apply([{ kind: 'gone', id: all[0]!.id }, put({ ...all[1]!, title: 'renamed', text: { ...all[1]!.text, title: 'renamed cache' } }, 500)]);
+        expect(store.size()).toBe(59);
+        expect([...store.searchCandidates({ terms: ['renamed'], phrase: 'renamed', requireAll: true, cap: 5, filter: {} })].map((c) => c.id)).toEqual([all[1]!.id]);
+        plain.close();
       }
     });
 
