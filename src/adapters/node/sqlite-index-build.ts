@@ -7,11 +7,12 @@ import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-ind
 import { storedScore, wordCounts, type WordCounts } from './sqlite-index-words.js';
 
 const DIGEST_MODULUS = 2 ** 48;
+const POSTINGS_PER_INSERT = 256;
 
-/** The build file's tables: the schema's, without its secondary indexes and full-text table, postings unkeyed (filled in any order). */
+/** The build file's tables: the schema's, without its secondary indexes, postings unkeyed (filled in any order). */
 const BUILD_DDL = SQLITE_INDEX_DDL.split(';')
   .map((statement) => statement.trim())
-  .filter((statement) => statement && !statement.startsWith('CREATE INDEX') && !statement.startsWith('CREATE VIRTUAL TABLE'))
+  .filter((statement) => statement && !statement.startsWith('CREATE INDEX') )
   .map((statement) => (statement.startsWith('CREATE TABLE IF NOT EXISTS postings(') ? 'CREATE TABLE postings(wid INTEGER, score INTEGER, priority INTEGER, status TEXT, rid INTEGER, t INTEGER, b INTEGER, c INTEGER)' : statement))
   .join(';\n');
 
@@ -50,10 +51,10 @@ function isAlive(pid: number): boolean {
 
 /**
  * A first build of the SQLite index (docs/TRACKER.md "The derived index"): the rows go into a
- * separate file with no secondary index, no full-text index and no journal (journal_mode=OFF,
+ * separate file with no secondary index and no journal (journal_mode=OFF,
  * synchronous=OFF: a crash leaves a broken build file, which nobody reads and the next build
  * removes). {@link finish} copies them into the live database in one transaction, postings in
- * key order, then fills the full-text index and the readiness marks there: readers see the old
+ * key order, then computes the readiness marks there: readers see the old
  * (empty) index until the commit and the whole new one after it. The live file is never
  * replaced by a rename: in WAL mode its -wal and -shm files are paired with it by name only, so
  * a database renamed into place could be read with another database's log.
@@ -62,6 +63,7 @@ export class SqliteIndexBuild implements IndexBuild {
   private readonly db: SqliteDatabase;
   private readonly wordIds = new Map<string, number>();
   private readonly statements = new Map<string, SqliteStatement>();
+  private readonly postings: unknown[][] = [];
   private rid = 0;
   private digest = 0;
   private done = false;
@@ -98,6 +100,7 @@ export class SqliteIndexBuild implements IndexBuild {
         this.digest = (this.digest + hash) % DIGEST_MODULUS;
         if (change.kind === 'item') this.insertItem(change.item, counted[n]!);
       });
+      this.flushPostings();
     })();
   }
 
@@ -126,10 +129,8 @@ export class SqliteIndexBuild implements IndexBuild {
       live.pragma('cache_size = -65536');
       live.transaction(() => {
         for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
-        live.exec("INSERT INTO main.fts(fts) VALUES ('delete-all')");
         for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
         live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
-        live.exec('INSERT INTO main.fts(rowid, title_lc, body_lc) SELECT i.rid, i.title_lc, t.body_lc FROM main.items i JOIN main.texts t ON t.rid = i.rid');
         live.exec(`UPDATE main.items SET
           blocked = EXISTS (SELECT 1 FROM main.links l LEFT JOIN main.items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL}))),
           busy = EXISTS (SELECT 1 FROM main.items c WHERE c.parent = items.id AND c.status NOT IN (${TERMINAL_SQL}))`);
@@ -162,17 +163,26 @@ export class SqliteIndexBuild implements IndexBuild {
     const rid = ++this.rid;
     this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
     const words: [number, number][] = [];
-    const posting = this.stmt('INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const [word, counts] of counted) {
       const wid = this.wordIds.get(word)!;
       const score = storedScore(counts);
       words.push([wid, score]);
-      posting.run(wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]);
+      this.postings.push([wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]]);
     }
     this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
+  }
+
+  /** Postings go in statements of {@link POSTINGS_PER_INSERT} rows: one call per row would cost more than the row. */
+  private flushPostings(): void {
+    const rows = this.postings;
+    for (let from = 0; from < rows.length; from += POSTINGS_PER_INSERT) {
+      const chunk = rows.slice(from, from + POSTINGS_PER_INSERT);
+      this.stmt(`INSERT INTO postings VALUES ${Array(chunk.length).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`).run(...chunk.flat());
+    }
+    rows.length = 0;
   }
 
   private stmt(sql: string): SqliteStatement {

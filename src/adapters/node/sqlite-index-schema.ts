@@ -13,11 +13,8 @@ export const SQLITE_INDEX_SCHEMA = 6;
  * what next counts, items_queue orders the unblocked open items as next picks them, so next
  * reads the few rows it returns instead of classifying every open item. `texts` the
  * lowercased body and comments (with `words`, the JSON list of the item's [word id, score]), `tags` and
- * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes, and
- * `fts` a trigram full-text index of the lowercased title and body for the list's text filter:
- * contentless (the texts live in `items`), no positions (detail=none): it narrows a substring
- * filter to the rows holding every trigram of the term, and the exact test runs on `items`.
- * Search reads `vocab` (every word of the texts, numbered) and `postings` (per word and item the
+ * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes.
+ * Search and list's text filter read `vocab` (every word of the texts, numbered) and `postings` (per word and item the
  * word's counts per field, keyed by word, the item's one-word score, priority and status, so a
  * word's postings are stored in the order a one-word search ranks): sqlite-index-search.ts.
  */
@@ -49,10 +46,6 @@ CREATE TABLE IF NOT EXISTS tags(rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY
 CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
 CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_target ON links(target, kind, rid);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  title_lc, body_lc, content='', contentless_delete=1, detail=none,
-  tokenize='trigram case_sensitive 1'
-);
 CREATE TABLE IF NOT EXISTS vocab(wid INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS postings(
   wid INTEGER NOT NULL, score INTEGER NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL, rid INTEGER NOT NULL,

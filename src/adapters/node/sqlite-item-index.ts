@@ -366,7 +366,6 @@ export class SqliteItemIndex implements ItemIndexStore {
       this.stmt(`UPDATE items SET (${ITEM_INSERT_COLUMNS}) = (${marks}) WHERE rid = ?`).run(...itemValues(item), rid);
       this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
       this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-      this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
     } else {
       rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...itemValues(item)).lastInsertRowid);
     }
@@ -375,7 +374,6 @@ export class SqliteItemIndex implements ItemIndexStore {
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
-    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc) VALUES (?, ?, ?)').run(rid, item.text.title, item.text.body);
   }
 
   private removeItem(id: string): void {
@@ -384,7 +382,6 @@ export class SqliteItemIndex implements ItemIndexStore {
     const [rid, words, priority, status] = row;
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
     this.words.remove(rid, { words: JSON.parse(words) as [number, number][], priority, status });
     this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
