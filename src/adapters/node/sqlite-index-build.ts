@@ -137,6 +137,8 @@ export class SqliteIndexBuild implements IndexBuild {
         live.prepare("INSERT OR REPLACE INTO main.meta(key, value) VALUES ('digest', ?)").run(String(this.digest));
       }).immediate();
       live.pragma(`cache_size = ${cache}`);
+      // The copy went through the log (as large as the database): write it back and give the space back.
+      live.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       live.exec('DETACH DATABASE build');
       this.cleanUp();
