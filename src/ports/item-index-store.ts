@@ -165,6 +165,35 @@ export interface SearchCandidate {
   readonly counts: readonly number[];
 }
 
+/**
+ * How search-query.ts ranks candidates, given to {@link ItemIndexStore.searchTop} so a store can
+ * return the few that can rank first instead of every candidate. A candidate's score is the sum
+ * over terms and fields of its (capped) count times the field's weight, plus `phraseBonus` when
+ * `phraseInTitle` and the phrase is longer than two UTF-16 code units; candidates order by the
+ * number of terms they contain (an id match counts as all), then score (descending), priority
+ * (ascending), updated (descending) and id.
+ */
+export interface SearchRanking {
+  readonly limit: number;
+  /** Weights of an occurrence in the title, the body and the comments. */
+  readonly weights: readonly [number, number, number];
+  readonly phraseBonus: number;
+}
+
+export interface SearchTopQuery extends SearchCandidatesQuery {
+  readonly ranking: SearchRanking;
+}
+
+/**
+ * `candidates` holds every candidate that can be among the first `ranking.limit` by that
+ * ranking (the id match always, when there is one), possibly more, in no particular order;
+ * `total` is the number of all candidates.
+ */
+export interface SearchTop {
+  readonly total: number;
+  readonly candidates: readonly SearchCandidate[];
+}
+
 /** Counts and live claims over every indexed item (pm context). */
 export interface IndexOverview {
   readonly total: number;
@@ -182,6 +211,21 @@ export interface IndexOpening {
 }
 
 /**
+ * A whole index built aside while the store keeps answering from the current one (a first
+ * query with no usable index: docs/TRACKER.md "The derived index"). One process at a time
+ * builds; {@link finish} makes the built index the store's in one atomic step, so no reader ever
+ * sees a half-built index.
+ */
+export interface IndexBuild {
+  /** Records these items and unreadable files (unconditionally; `gone` changes are ignored). */
+  add(changes: readonly IndexChange[]): void;
+  /** Replaces the store's whole content by what was added, atomically. */
+  finish(): void;
+  /** Drops what was added; the store is left as it was. */
+  abort(): void;
+}
+
+/**
  * The derived index behind list, next, search and the dependency graph (docs/TRACKER.md "The
  * derived index"), shaped to those queries: the store selects and orders candidates, the domain
  * keeps the rules (readiness categories and search ranking are computed from what it returns,
@@ -192,6 +236,12 @@ export interface IndexOpening {
 export interface ItemIndexStore {
   /** Opens (or creates) the stored index; a missing, corrupt or other-schema one is replaced by an empty one. */
   open(): IndexOpening;
+  /**
+   * Starts building the whole index aside ({@link IndexBuild}): 'busy' while another process
+   * builds one (wait, then start again), 'replaced' when another process replaced the index
+   * since this store opened it (open it again and check it instead of building).
+   */
+  startBuild(): IndexBuild | 'busy' | 'replaced';
   /** Applies the changes in one atomic step; returns how many applied (conditional ones may not). */
   apply(changes: readonly IndexChange[]): number;
   /** The sum (mod 2^48) of the hashes of every recorded file. */
@@ -221,6 +271,8 @@ export interface ItemIndexStore {
   readiness(query: ReadinessQuery): Readiness;
   /** Every candidate, in no particular order. */
   searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate>;
+  /** The candidates that can rank first, and how many there are in all (see {@link SearchTop}). */
+  searchTop(query: SearchTopQuery): SearchTop;
   /** Ids of the items that name `id` as parent, blocker or related item, sorted. */
   referrers(id: string): string[];
   overview(nowIso: string): IndexOverview;

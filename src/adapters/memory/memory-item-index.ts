@@ -2,6 +2,7 @@ import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
+  IndexBuild,
   IndexChange,
   IndexedFile,
   IndexedItem,
@@ -18,6 +19,8 @@ import type {
   ScannedFile,
   SearchCandidate,
   SearchCandidatesQuery,
+  SearchTop,
+  SearchTopQuery,
 } from '../../ports/item-index-store.js';
 
 const DIGEST_MODULUS = 2 ** 48;
@@ -146,6 +149,28 @@ export class MemoryItemIndex implements ItemIndexStore {
     }
     ready.sort((a, b) => compareKeys([a.priority, a.created, a.id], [b.priority, b.created, b.id]));
     return { counts, ready: ready.slice(0, query.limit) };
+  }
+
+  /** Builds into a second store and takes its rows at the end (one process: never busy). */
+  startBuild(): IndexBuild {
+    const built = new MemoryItemIndex();
+    return {
+      add: (changes) => {
+        built.apply(changes.filter((change) => change.kind !== 'gone').map((change) => ({ ...change, expected: undefined })));
+      },
+      finish: () => {
+        this.rows.clear();
+        for (const [id, row] of built.rows) this.rows.set(id, row);
+        this.sum = built.sum;
+      },
+      abort: () => undefined,
+    };
+  }
+
+  /** Every candidate: a superset of those that can rank first, as the port allows. */
+  searchTop(query: SearchTopQuery): SearchTop {
+    const candidates = [...this.searchCandidates(query)];
+    return { total: candidates.length, candidates };
   }
 
   *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {

@@ -3,7 +3,7 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 5;
+export const SQLITE_INDEX_SCHEMA = 6;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
@@ -12,13 +12,11 @@ export const SQLITE_INDEX_SCHEMA = 5;
  * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
  * what next counts, items_queue orders the unblocked open items as next picks them, so next
  * reads the few rows it returns instead of classifying every open item. `texts` the
- * lowercased body and comments, `tags` and `links` (kind 0: blocker, 1: related) the list fields
- * as rows so filters use indexes, and `fts` a trigram full-text index of the lowercased title
- * and body: contentless (the texts live in `items`), no positions (detail=none): it narrows a
- * substring search to the rows holding every trigram of the term, and the exact test runs on
- * `items`. Comments are indexed line by line (`comment_lines`, `comment_fts`): a search term
- * never spans a line break, and a new comment on an item with 1,000 comments indexes one line
- * instead of all of them again.
+ * lowercased body and comments (with `words`, the JSON list of the item's [word id, score]), `tags` and
+ * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes.
+ * Search and list's text filter read `vocab` (every word of the texts, numbered) and `postings` (per word and item the
+ * word's counts per field, keyed by word, the item's one-word score, priority and status, so a
+ * word's postings are stored in the order a one-word search ranks): sqlite-index-search.ts.
  */
 export const SQLITE_INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -34,7 +32,7 @@ CREATE TABLE IF NOT EXISTS items(
   created TEXT NOT NULL, updated TEXT NOT NULL, revision INTEGER NOT NULL, comments INTEGER NOT NULL,
   title_lc TEXT NOT NULL, blocked INTEGER NOT NULL DEFAULT 0, busy INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE IF NOT EXISTS texts(rid INTEGER PRIMARY KEY, body_lc TEXT NOT NULL, comments_lc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS texts(rid INTEGER PRIMARY KEY, body_lc TEXT NOT NULL, comments_lc TEXT NOT NULL, words TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS items_next ON items(status, blocked, busy, claim_holder, claim_expires, assignee, type);
 CREATE INDEX IF NOT EXISTS items_queue ON items(status, blocked, busy, priority, created, id);
 CREATE INDEX IF NOT EXISTS items_priority ON items(priority, created, id);
@@ -48,19 +46,15 @@ CREATE TABLE IF NOT EXISTS tags(rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY
 CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
 CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_target ON links(target, kind, rid);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  title_lc, body_lc, content='', contentless_delete=1, detail=none,
-  tokenize='trigram case_sensitive 1'
-);
-CREATE TABLE IF NOT EXISTS comment_lines(cid INTEGER PRIMARY KEY, rid INTEGER NOT NULL, line TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS comment_lines_rid ON comment_lines(rid);
-CREATE VIRTUAL TABLE IF NOT EXISTS comment_fts USING fts5(
-  line, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1'
-);
+CREATE TABLE IF NOT EXISTS vocab(wid INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS postings(
+  wid INTEGER NOT NULL, score INTEGER NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL, rid INTEGER NOT NULL,
+  t INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(wid, score DESC, priority, status, rid)
+) WITHOUT ROWID;
 `;
 
 /** Every table of the schema, dropped when a database of another version is reset. */
-export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'comment_lines', 'comment_fts'] as const;
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'comment_lines', 'comment_fts'] as const;
 
 /** The SQLite error codes that mean the file is not a usable database. */
 export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

@@ -1,4 +1,5 @@
 import type { IndexedItem, IndexFilter, IndexSortField } from '../../ports/item-index-store.js';
+import { WORD_PATTERN } from './sqlite-index-words.js';
 
 /** A WHERE clause and its positional parameters. */
 export interface SqlCondition {
@@ -10,8 +11,9 @@ const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(
 
 /**
  * The filter as SQL over `items` (alias i), condition for condition the in-memory adapter's
- * predicate. A text filter of three characters or more is narrowed by the trigram index first;
- * the exact substring test (`instr` on the lowercased texts) always decides.
+ * predicate. A text filter is narrowed by the word table first (the items with a title or body
+ * word containing each run of word characters of the text: sqlite-index-words.ts); the exact
+ * substring test (`instr` on the lowercased texts) always decides.
  */
 export function filterSql(filter: IndexFilter): SqlCondition {
   const parts: string[] = [];
@@ -29,30 +31,11 @@ export function filterSql(filter: IndexFilter): SqlCondition {
   if (filter.idPrefix !== undefined) add('substr(i.id, 1, ?) = ?', [...filter.idPrefix].length, filter.idPrefix);
   if (filter.blockedBy !== undefined) add('i.rid IN (SELECT rid FROM links WHERE target = ? AND kind = 0)', filter.blockedBy);
   if (filter.text !== undefined) {
-    const match = trigramMatch([filter.text], 'AND');
-    if (match) add('i.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)', match);
+    // Every occurrence of a run of word characters of the text lies in a word of the item's title or body.
+    for (const piece of new Set(filter.text.match(WORD_PATTERN) ?? [])) add('i.rid IN (SELECT p.rid FROM vocab v JOIN postings p ON p.wid = v.wid WHERE instr(v.word, ?) > 0 AND (p.t > 0 OR p.b > 0))', piece);
     add('(instr(i.title_lc, ?) > 0 OR instr((SELECT body_lc FROM texts WHERE rid = i.rid), ?) > 0)', filter.text, filter.text);
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
-}
-
-/**
- * An FTS5 query that every row containing the terms (all of them with AND, any with OR) as
- * substrings matches, in any column (the index keeps no columns): each term becomes its
- * trigrams, AND-ed. Undefined when some term is too
- * short to have a trigram (then the index cannot narrow the search, and the exact test scans).
- */
-export function trigramMatch(terms: readonly string[], join: 'AND' | 'OR'): string | undefined {
-  const groups: string[] = [];
-  for (const term of terms) {
-    const chars = [...term];
-    if (chars.length < 3) return undefined;
-    const grams: string[] = [];
-    for (let i = 0; i + 3 <= chars.length; i++) grams.push(`"${chars.slice(i, i + 3).join('').replaceAll('"', '""')}"`);
-    groups.push(`(${[...new Set(grams)].join(' AND ')})`);
-  }
-  if (groups.length === 0) return undefined;
-  return groups.join(` ${join} `);
 }
 
 const SORT_COLUMNS: Record<IndexSortField, string> = {

@@ -4,6 +4,7 @@ import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
+  IndexBuild,
   IndexChange,
   IndexedFile,
   IndexedItem,
@@ -18,10 +19,14 @@ import type {
   ScannedFile,
   SearchCandidate,
   SearchCandidatesQuery,
+  SearchTop,
+  SearchTopQuery,
 } from '../../ports/item-index-store.js';
 import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
-import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, trigramMatch, type ItemRow } from './sqlite-index-sql.js';
+import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
+import { SqliteWordSearch } from './sqlite-index-search.js';
+import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
@@ -70,6 +75,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   private db: Database | undefined;
   private ino: number | undefined;
   private readonly statements = new Map<string, Statement>();
+  private readonly words = new SqliteWordSearch((sql) => this.stmt(sql));
 
   /**
    * @param path the database file (created with its directory when missing)
@@ -104,6 +110,21 @@ export class SqliteItemIndex implements ItemIndexStore {
     }
   }
 
+  /**
+   * The build file and its lock sit next to the database. 'replaced' when the index holds items
+   * by the time the lock is taken (another process built it meanwhile).
+   */
+  startBuild(): IndexBuild | 'busy' | 'replaced' {
+    const db = this.requireDb();
+    const lock = `${this.path}.build.lock`;
+    if (!takeBuildLock(lock)) return 'busy';
+    if (statSync(this.path, { throwIfNoEntry: false })?.ino !== this.ino || this.size() > 0) {
+      rmSync(lock, { force: true });
+      return 'replaced';
+    }
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => rmSync(lock, { force: true }));
+  }
+
   apply(changes: readonly IndexChange[]): number {
     if (changes.length === 0) return 0;
     const db = this.requireDb();
@@ -136,15 +157,25 @@ export class SqliteItemIndex implements ItemIndexStore {
       this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
       return applied;
     });
-    if (changes.length < LARGE_BATCH) return run.immediate(changes);
+    if (changes.length < LARGE_BATCH) return this.forgettingOnFailure(() => run.immediate(changes));
     // A large batch (a rebuild, a pull) touches pages all over every B-tree: keep them in memory
     // for the transaction instead of re-reading them from the file, then give the memory back.
     const cache = db.pragma('cache_size', { simple: true }) as number;
     db.pragma(`cache_size = ${LARGE_BATCH_CACHE_KIB}`);
     try {
-      return run.immediate(changes);
+      return this.forgettingOnFailure(() => run.immediate(changes));
     } finally {
       db.pragma(`cache_size = ${cache}`);
+    }
+  }
+
+  /** A transaction that fails rolls back the words it numbered: their cached ids are forgotten. */
+  private forgettingOnFailure<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      this.words.forget();
+      throw error;
     }
   }
 
@@ -269,30 +300,12 @@ export class SqliteItemIndex implements ItemIndexStore {
     return read.deferred();
   }
 
-  *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
-    const where = filterSql(query.filter);
-    const counted: string[] = [];
-    const countParams: unknown[] = [];
-    for (const term of query.terms) {
-      for (const column of ['i.title_lc', 't.body_lc', 't.comments_lc']) {
-        counted.push(`min(?, (length(${column}) - length(replace(${column}, ?, ''))) / length(?))`);
-        countParams.push(query.cap, term, term);
-      }
-    }
-    const present = query.terms.map(() => '(instr(i.title_lc, ?) > 0 OR instr(t.body_lc, ?) > 0 OR instr(t.comments_lc, ?) > 0)');
-    const presentParams = query.terms.flatMap((term) => [term, term, term]);
-    const narrowing = candidateRows(query.terms, query.requireAll);
-    const narrowed = narrowing ? ` AND i.rid IN (${narrowing.sql})` : '';
-    const select = `SELECT i.id, i.priority, i.updated, i.id = ?, instr(i.title_lc, ?) > 0, ${counted.join(', ')} FROM ${ITEM_SOURCE}`;
-    const selectParams = [query.phrase, query.phrase, ...countParams];
-    const termsSql = `(${present.join(query.requireAll ? ' AND ' : ' OR ')})`;
-    const sql = `${select} WHERE ${where.sql} AND i.id = ? UNION ALL ${select} WHERE ${where.sql} AND i.id <> ?${narrowed} AND ${termsSql}`;
-    const params = [...selectParams, ...where.params, query.phrase, ...selectParams, ...where.params, query.phrase, ...(narrowing?.params ?? []), ...presentParams];
-    const rows = this.stmt(sql).raw().iterate(...params) as IterableIterator<unknown[]>;
-    for (const row of rows) {
-      const [id, priority, updated, idMatch, phraseInTitle, ...counts] = row as [string, number, string, number, number, ...number[]];
-      yield { id, priority, updated, idMatch: idMatch === 1, phraseInTitle: phraseInTitle === 1, counts };
-    }
+  searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
+    return this.read(() => this.words.candidates(query));
+  }
+
+  searchTop(query: SearchTopQuery): SearchTop {
+    return this.read(() => this.words.top(query));
   }
 
   referrers(id: string): string[] {
@@ -343,69 +356,33 @@ export class SqliteItemIndex implements ItemIndexStore {
     return rids.map((rid) => byRid.get(rid)!);
   }
 
-  /** Inserts or replaces an item's rows, keeping its rowid and the unchanged comment lines. */
+  /** Inserts or replaces an item's rows, keeping its rowid. */
   private upsertItem(item: IndexedItem): void {
-    const previous = this.stmt('SELECT i.rid, t.comments_lc FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string] | undefined;
+    const previous = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string, number, string] | undefined;
     const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
     let rid: number;
     if (previous) {
       rid = previous[0];
       this.stmt(`UPDATE items SET (${ITEM_INSERT_COLUMNS}) = (${marks}) WHERE rid = ?`).run(...itemValues(item), rid);
-      this.stmt('UPDATE texts SET body_lc = ?, comments_lc = ? WHERE rid = ?').run(item.text.body, item.text.comments, rid);
       this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
       this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-      this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
     } else {
       rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...itemValues(item)).lastInsertRowid);
-      this.stmt('INSERT INTO texts(rid, body_lc, comments_lc) VALUES (?, ?, ?)').run(rid, item.text.body, item.text.comments);
     }
+    const words = this.words.write(rid, item, previous ? { words: JSON.parse(previous[1]) as [number, number][], priority: previous[2], status: previous[3] } : undefined);
+    this.stmt('INSERT OR REPLACE INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
-    this.stmt('INSERT INTO fts(rowid, title_lc, body_lc) VALUES (?, ?, ?)').run(rid, item.text.title, item.text.body);
-    this.updateCommentLines(rid, previous?.[1], item.text.comments);
-  }
-
-  /**
-   * Brings an item's indexed comment lines from `before` to `after`: when comments were only
-   * added (the usual case) just the new lines are inserted, else the lines are compared.
-   */
-  private updateCommentLines(rid: number, before: string | undefined, after: string): void {
-    if (before === after) return;
-    if (before !== undefined && before !== '' && after.startsWith(`${before}\n`)) {
-      for (const line of after.slice(before.length + 1).split('\n')) this.insertCommentLine(rid, line);
-      return;
-    }
-    const kept = new Map<string, number[]>();
-    for (const [cid, line] of this.stmt('SELECT cid, line FROM comment_lines WHERE rid = ?').raw().all(rid) as [number, string][]) {
-      const list = kept.get(line) ?? [];
-      list.push(cid);
-      kept.set(line, list);
-    }
-    for (const line of after === '' ? [] : after.split('\n')) {
-      const cid = kept.get(line)?.pop();
-      if (cid === undefined) this.insertCommentLine(rid, line);
-    }
-    for (const cids of kept.values()) for (const cid of cids) this.deleteCommentLine(cid);
-  }
-
-  private insertCommentLine(rid: number, line: string): void {
-    const cid = Number(this.stmt('INSERT INTO comment_lines(rid, line) VALUES (?, ?)').run(rid, line).lastInsertRowid);
-    this.stmt('INSERT INTO comment_fts(rowid, line) VALUES (?, ?)').run(cid, line);
-  }
-
-  private deleteCommentLine(cid: number): void {
-    this.stmt('DELETE FROM comment_fts WHERE rowid = ?').run(cid);
-    this.stmt('DELETE FROM comment_lines WHERE cid = ?').run(cid);
   }
 
   private removeItem(id: string): void {
-    const rid = this.stmt('SELECT rid FROM items WHERE id = ?').pluck().get(id) as number | undefined;
-    if (rid === undefined) return;
+    const row = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string, number, string] | undefined;
+    if (row === undefined) return;
+    const [rid, words, priority, status] = row;
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.stmt('DELETE FROM fts WHERE rowid = ?').run(rid);
-    for (const cid of this.stmt('SELECT cid FROM comment_lines WHERE rid = ?').pluck().all(rid) as number[]) this.deleteCommentLine(cid);
+    this.words.remove(rid, { words: JSON.parse(words) as [number, number][], priority, status });
     this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }
@@ -430,6 +407,7 @@ export class SqliteItemIndex implements ItemIndexStore {
       db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
     }).immediate();
     this.statements.clear();
+    this.words.forget();
   }
 
   private connect(): Database {
@@ -444,6 +422,11 @@ export class SqliteItemIndex implements ItemIndexStore {
     }
     this.db = db;
     return db;
+  }
+
+  /** Runs `fn` in one read transaction (one consistent state). */
+  private read<T>(fn: () => T): T {
+    return this.requireDb().transaction(fn).deferred();
   }
 
   private requireDb(): Database {
@@ -462,6 +445,7 @@ export class SqliteItemIndex implements ItemIndexStore {
 
   private closeDb(): void {
     this.statements.clear();
+    this.words.forget();
     this.db?.close();
     this.db = undefined;
     this.ino = undefined;
@@ -470,28 +454,6 @@ export class SqliteItemIndex implements ItemIndexStore {
   private removeFiles(): void {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
   }
-}
-
-/**
- * The rows that may hold the terms, from the trigram indexes of titles and bodies and of
- * comment lines: per term the union of both, then the intersection over the terms (with
- * `requireAll`) or their union. A term too short for a trigram narrows nothing: with
- * `requireAll` it is left to the exact test, otherwise nothing is narrowed.
- */
-function candidateRows(terms: readonly string[], requireAll: boolean): { sql: string; params: string[] } | undefined {
-  const sets: string[] = [];
-  const params: string[] = [];
-  for (const term of terms) {
-    const match = trigramMatch([term], 'AND');
-    if (!match) {
-      if (requireAll) continue;
-      return undefined;
-    }
-    sets.push('SELECT rowid FROM fts WHERE fts MATCH ? UNION SELECT rid FROM comment_lines WHERE cid IN (SELECT rowid FROM comment_fts WHERE comment_fts MATCH ?)');
-    params.push(match, match);
-  }
-  if (sets.length === 0) return undefined;
-  return { sql: sets.join(requireAll ? ' INTERSECT ' : ' UNION '), params };
 }
 
 /** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */

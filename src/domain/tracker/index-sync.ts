@@ -27,10 +27,14 @@ export function isRacy(signature: FileSignature, statAt: number): boolean {
 
 /** Changes applied per index transaction while re-reading many files (fewer, larger transactions rebuild faster). */
 const BATCH = 2500;
-/** Re-reads of at least this many files report progress. */
+/** Re-reads of at least this many files report progress; into an empty index, they build it aside. */
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
 export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
+/** Files read at once (reads overlap their I/O waits; parsing stays on this thread). */
+const READS_IN_FLIGHT = 16;
+/** How long a process waits before looking again whether another one's build is done (ms). */
+const BUILD_WAIT_MS = 200;
 
 export interface IndexSyncOptions {
   /**
@@ -235,7 +239,10 @@ export class IndexSync {
       const { changed, gone } = this.store.compareFiles(files);
       this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
       const stale = changed.map(({ index, expected }) => ({ ...files[index]!, expected }));
-      await this.reread(stale, scannedAt);
+      if (stale.length >= PROGRESS_FROM && this.store.size() === 0) {
+        // Built by another process meanwhile: check the built index instead.
+        if (!(await this.build(stale, scannedAt))) return this.sweep();
+      } else await this.reread(stale, scannedAt);
       for (const { id } of stale) reread.add(id);
       if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
     }
@@ -245,19 +252,50 @@ export class IndexSync {
 
   /** Re-reads files whose signature the scan already took (at `statAt`). */
   private async reread(stale: readonly (Stale & { signature: FileSignature })[], statAt: number): Promise<void> {
-    const progress = stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
-    let batch: IndexChange[] = [];
-    for (let i = 0; i < stale.length; i++) {
-      const { id, expected, signature } = stale[i]!;
-      batch.push(await this.read(id, expected, signature, statAt));
-      if (batch.length >= BATCH) {
-        this.store.apply(batch);
-        batch = [];
-        progress?.(i + 1, stale.length);
+    await this.readBatches(stale, statAt, (batch) => this.store.apply(batch));
+  }
+
+  /**
+   * Reads every file into an index built aside, one process at a time (the others wait for it);
+   * false when another process built the index meanwhile.
+   */
+  private async build(stale: readonly (Stale & { signature: FileSignature })[], statAt: number): Promise<boolean> {
+    for (;;) {
+      const build = this.store.startBuild();
+      if (build === 'replaced') return false;
+      if (build === 'busy') {
+        await this.clock.sleep(BUILD_WAIT_MS);
+        continue;
+      }
+      try {
+        await this.readBatches(stale, statAt, (batch) => build.add(batch));
+        build.finish();
+        return true;
+      } catch (error) {
+        build.abort();
+        throw error;
       }
     }
-    this.store.apply(batch);
-    if (stale.length > 0) progress?.(stale.length, stale.length);
+  }
+
+  /** Reads the files in batches of {@link BATCH}, {@link READS_IN_FLIGHT} at a time, handing each batch on. */
+  private async readBatches(stale: readonly (Stale & { signature: FileSignature })[], statAt: number, take: (batch: IndexChange[]) => void): Promise<void> {
+    const progress = stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
+    for (let from = 0; from < stale.length || from === 0; from += BATCH) {
+      const part = stale.slice(from, from + BATCH);
+      const batch: IndexChange[] = new Array(part.length);
+      let next = 0;
+      const reader = async () => {
+        while (next < part.length) {
+          const n = next++;
+          const { id, expected, signature } = part[n]!;
+          batch[n] = await this.read(id, expected, signature, statAt);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, part.length) }, reader));
+      take(batch);
+      if (part.length > 0) progress?.(from + part.length, stale.length);
+    }
   }
 
   /** Takes each file's signature anew and re-reads it (watch events, racy files). */

@@ -53,10 +53,11 @@ interface Row {
  * how many terms they contain. Ties go to higher priority, then to the most recently updated,
  * then to the smaller id.
  *
- * The index selects the candidates and counts each term's occurrences per field (the trigram
- * index narrows a term to the rows holding all its trigrams); the ranking is computed here, so
- * every index adapter ranks alike. Only the best `limit` rows are kept while the candidates
- * stream by, and only those are read in full (for summaries and snippets).
+ * The index selects the candidates and counts each term's occurrences per field; given the
+ * ranking's parameters it may return just the candidates that can rank first (the SQLite index
+ * reads them from its word table), but the ranking is computed here, so every index adapter
+ * ranks alike. Only the best `limit` rows are kept, and only those are read in full (for
+ * summaries and snippets).
  */
 /** Tokenized terms of a query, as {@link runSearchQuery} looks for them. */
 export function searchTerms(query: string): string[] {
@@ -70,16 +71,15 @@ export function runSearchQuery(index: ItemIndexStore, query: SearchQuery): Searc
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationError(`limit must be an integer from 1 to 200, got ${limit}`, { field: 'limit' });
   const filter: IndexFilter = query.status?.length ? { statuses: query.status } : query.openOnly ? { excludeStatuses: [...TERMINAL_STATUSES] } : {};
   const phrase = query.query.trim().toLowerCase();
+  const ranking = { limit, weights: [WEIGHTS.title, WEIGHTS.body, WEIGHTS.comments] as const, phraseBonus: PHRASE_BONUS };
   const rank = (requireAll: boolean) => {
     const top: Row[] = [];
-    let total = 0;
-    for (const candidate of index.searchCandidates({ terms, phrase, requireAll, cap: MAX_COUNT, filter })) {
+    const found = index.searchTop({ terms, phrase, requireAll, cap: MAX_COUNT, filter, ranking });
+    for (const candidate of found.candidates) {
       const row = scoreOf(candidate, terms.length, phrase);
-      if (!row) continue;
-      total++;
-      insertBounded(top, row, limit, compareRows);
+      if (row) insertBounded(top, row, limit, compareRows);
     }
-    return { top, total };
+    return { top, total: found.total };
   };
   let mode: SearchResult['mode'] = 'all';
   let { top, total } = rank(true);

@@ -1,3 +1,4 @@
+import { MemoryItemIndex } from '../../../src/adapters/memory/memory-item-index.js';
 import type { FileSignature } from '../../../src/ports/file-system.js';
 import type { IndexChange, IndexedItem, IndexSortField, ItemIndexStore } from '../../../src/ports/item-index-store.js';
 
@@ -12,7 +13,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
+export const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
 
 export function entry(id: string, overrides: Partial<IndexedItem> = {}): IndexedItem {
   const title = overrides.title ?? `Title of ${id}`;
@@ -305,6 +306,92 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(hits('walrus')).toEqual([]);
     });
 
+    it('returns every search candidate that can rank first, with the total, like the reference', () => {
+      // A skewed vocabulary (words inside other words, a word in most items) and many ties.
+      const random = prng(2026);
+      const words = ['cache', 'index', 'indexer', 'ka', 'kalo', 'lo', 'kalolo', 'straße', 'ß', '日本語', 'x_y', 'pm-0003'];
+      const skew = () => words[Math.floor(random() ** 2 * words.length)]!;
+      const text = (n: number) => Array.from({ length: n }, skew).join(random() < 0.5 ? ' ' : ', ');
+      const all = population(random, 150).map((e) => {
+        const title = text(1 + Math.floor(random() * 3));
+        const body = `${text(Math.floor(random() * 9))}${e.id === 'pm-0003' ? ' pm-0003' : ''}`;
+        return { ...e, priority: Math.floor(random() * 2), updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body, comments: random() < 0.3 ? text(3) : '' } };
+      });
+      store.apply(all.map((e, n) => put(e, n)));
+      const filters = [{}, { excludeStatuses: ['closed', 'canceled'] }, { statuses: ['open'] }, { statuses: [] }];
+      const check = (terms: string[], phrase: string, requireAll: boolean, filter: Filter, ranking: { limit: number; weights: readonly [number, number, number]; phraseBonus: number }, cap: number) => {
+        const want = referenceCandidates(all.filter((e) => matches(e, filter)), terms, requireAll, phrase, cap);
+        const got = store.searchTop({ terms, phrase, requireAll, cap, filter, ranking });
+        const context = JSON.stringify({ terms, phrase, requireAll, filter, ranking, cap });
+        expect([context, got.total]).toEqual([context, want.length]);
+        const byId = new Map(want.map((c) => [c.id, c]));
+        for (const candidate of got.candidates) expect([context, candidate]).toEqual([context, byId.get(candidate.id)]);
+        const returned = new Set(got.candidates.map((c) => c.id));
+        expect(returned.size).toBe(got.candidates.length);
+        const first = [...want].sort(referenceRanking(terms.length, phrase, ranking)).slice(0, ranking.limit);
+        for (const candidate of [...first, ...want.filter((c) => c.idMatch)]) expect([context, candidate.id, returned.has(candidate.id)]).toEqual([context, candidate.id, true]);
+      };
+      const stored = { weights: [5, 1, 1] as const, phraseBonus: 20 };
+      for (let round = 0; round < 120; round++) {
+        const term = () => (random() < 0.5 ? skew() : words[Math.floor(random() * words.length)]!);
+        const terms = [...new Set([term(), ...(random() < 0.4 ? [term()] : [])])];
+        const phrase = random() < 0.8 ? terms.join(' ') : `${terms.join(' ')}!`;
+        const ranking = { limit: 1 + Math.floor(random() * 8), ...(random() < 0.8 ? stored : { weights: [1, 2, 3] as const, phraseBonus: 7 }) };
+        check(terms, phrase, random() < 0.8, filters[Math.floor(random() * filters.length)]!, ranking, random() < 0.8 ? 5 : 2);
+      }
+      // The id match among the word's items, a word in most items, words inside other words.
+      for (const terms of [['pm-0003'], ['cache'], ['index'], ['ka', 'lo']]) {
+        for (const filter of filters) for (const limit of [1, 3, 200]) check(terms, terms.join(' '), true, filter, { limit, ...stored }, 5);
+      }
+    });
+
+    it('builds a whole index aside and takes it in one step, or drops it', () => {
+      const random = prng(5);
+      const all = population(random, 60);
+      const changes: IndexChange[] = all.map((e, n) => put(e, n, { racy: n % 7 === 0, hash: 1000 + n }));
+      changes.push({ kind: 'problem', problem: { id: 'pm-bad', message: 'unreadable' }, file: { signature: sig(99), hash: 7, racy: false } });
+      const dropped = store.startBuild();
+      if (typeof dropped === 'string') throw new Error(`build refused: ${dropped}`);
+      dropped.add(changes.slice(0, 10));
+      dropped.abort();
+      expect(store.size()).toBe(0);
+      const build = store.startBuild();
+      if (typeof build === 'string') throw new Error(`build refused: ${build}`);
+      build.add(changes.slice(0, 30));
+      build.add([{ kind: 'gone', id: 'pm-0000' }, ...changes.slice(30)]);
+      // Until it is finished, the store answers from what it held.
+      expect(store.size()).toBe(0);
+      expect(store.digest()).toBe(0);
+      build.finish();
+      // The reference: the same changes applied one by one to the in-memory index.
+      const plain = new MemoryItemIndex();
+      plain.open();
+      plain.apply(changes);
+      {
+        expect(store.size()).toBe(plain.size());
+        expect(store.digest()).toBe(plain.digest());
+        expect(store.files()).toEqual(plain.files());
+        expect(store.racy()).toEqual(plain.racy());
+        expect(store.problems()).toEqual(plain.problems());
+        expect(store.getMany(all.map((e) => e.id))).toEqual(all);
+        const nowIso = '2026-03-01T00:00:00.000Z';
+        expect(store.readiness({ status: 'open', nowIso, limit: 50 })).toEqual(plain.readiness({ status: 'open', nowIso, limit: 50 }));
+        for (const filter of [{}, { text: 'kalo' }, { tagsAll: ['api'] }, { blockedBy: all[2]!.id }]) {
+          expect(store.page({ filter, sort: ['priority', 'created', 'id'], descending: false, limit: 10 })).toEqual(plain.page({ filter, sort: ['priority', 'created', 'id'], descending: false, limit: 10 }));
+        }
+        for (const terms of [['index'], ['ka', 'lo'], ['日本']]) {
+          const query = { terms, phrase: terms.join(' '), requireAll: true, cap: 5, filter: {} };
+          const sorted = (list: Iterable<{ id: string }>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+          expect(sorted(store.searchCandidates(query))).toEqual(sorted(plain.searchCandidates(query)));
+        }
+        // Later changes apply to the built index as to any other.
+        store.apply([{ kind: 'gone', id: all[0]!.id }, put({ ...all[1]!, title: 'renamed', text: { ...all[1]!.text, title: 'renamed cache' } }, 500)]);
+        expect(store.size()).toBe(59);
+        expect([...store.searchCandidates({ terms: ['renamed'], phrase: 'renamed', requireAll: true, cap: 5, filter: {} })].map((c) => c.id)).toEqual([all[1]!.id]);
+        plain.close();
+      }
+    });
+
     it('finds an item by its exact id even when no term matches, and caps counts', () => {
       store.apply([put(entry('pm-a1', { title: 'index index index index index index index', text: { title: 'index index index index index index index', body: 'indexindex', comments: '' } }), 1), put(entry('pm-b1'), 2)]);
       const [hit] = [...store.searchCandidates({ terms: ['index'], phrase: 'index', requireAll: true, cap: 5, filter: {} })];
@@ -359,16 +446,37 @@ function referenceReadiness(all: IndexedItem[], assignee: string | undefined, no
   return { counts, ready: ready.map((e) => e.id) };
 }
 
-function count(haystack: string, term: string): number {
+function count(haystack: string, term: string, cap = 5): number {
   let n = 0;
-  for (let at = haystack.indexOf(term); at >= 0 && n < 5; at = haystack.indexOf(term, at + term.length)) n++;
+  for (let at = haystack.indexOf(term); at >= 0 && n < cap; at = haystack.indexOf(term, at + term.length)) n++;
   return n;
 }
 
-function referenceCandidates(all: IndexedItem[], terms: string[], requireAll: boolean) {
-  const phrase = terms.join(' ');
+type Candidate = ReturnType<typeof referenceCandidates>[number];
+
+/** The port's SearchRanking order, written from its definition. */
+function referenceRanking(terms: number, phrase: string, ranking: { weights: readonly number[]; phraseBonus: number }) {
+  const key = (c: Candidate) => {
+    let score = 0;
+    let matched = 0;
+    for (let k = 0; k < terms; k++) {
+      const [t, b, cm] = c.counts.slice(k * 3, k * 3 + 3) as [number, number, number];
+      score += t * ranking.weights[0]! + b * ranking.weights[1]! + cm * ranking.weights[2]!;
+      if (t + b + cm > 0) matched++;
+    }
+    if (phrase.length > 2 && c.phraseInTitle) score += ranking.phraseBonus;
+    return { matched: c.idMatch ? terms : matched, score };
+  };
+  return (a: Candidate, b: Candidate) => {
+    const x = key(a);
+    const y = key(b);
+    return y.matched - x.matched || y.score - x.score || a.priority - b.priority || (a.updated > b.updated ? -1 : a.updated < b.updated ? 1 : a.id < b.id ? -1 : 1);
+  };
+}
+
+function referenceCandidates(all: IndexedItem[], terms: string[], requireAll: boolean, phrase = terms.join(' '), cap = 5) {
   return all.flatMap((e) => {
-    const counts = terms.flatMap((t) => [count(e.text.title, t), count(e.text.body, t), count(e.text.comments, t)]);
+    const counts = terms.flatMap((t) => [count(e.text.title, t, cap), count(e.text.body, t, cap), count(e.text.comments, t, cap)]);
     const present = terms.filter((_t, i) => counts[i * 3]! + counts[i * 3 + 1]! + counts[i * 3 + 2]! > 0).length;
     const idMatch = e.id === phrase;
     if (!idMatch && !(requireAll ? present === terms.length : present > 0)) return [];

@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-schema.js';
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
@@ -81,5 +82,37 @@ describe('SqliteItemIndex lifecycle', () => {
     expect(reader.page({ filter: { text: 'two' }, sort: ['id'], descending: false, limit: 5 }).items.map((e) => e.title)).toEqual(['two']);
     writer.close();
     reader.close();
+  });
+
+  it('lets one process build at a time, shows nothing half-built, and takes over the lock of a dead builder', () => {
+    const path = `${dir()}/index.sqlite`;
+    const a = new SqliteItemIndex(path);
+    const b = new SqliteItemIndex(path);
+    a.open();
+    b.open();
+    const build = a.startBuild();
+    if (typeof build === 'string') throw new Error(build);
+    expect(b.startBuild()).toBe('busy');
+    build.add([put(entry('pm-a1'), 1), put(entry('pm-b1', { blockedBy: ['pm-a1'] }), 2)]);
+    expect(existsSync(`${path}.build`)).toBe(true);
+    expect(b.size()).toBe(0);
+    build.finish();
+    expect(existsSync(`${path}.build`)).toBe(false);
+    expect(existsSync(`${path}.build.lock`)).toBe(false);
+    expect(b.size()).toBe(2);
+    expect(b.readiness({ status: 'open', nowIso: '2026-01-01T00:00:00.000Z', limit: 5 }).counts.blocked).toBe(1);
+    expect(b.startBuild()).toBe('replaced');
+    // A lock left by a process that is gone is taken over.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(`${path}.build.lock`, dead);
+    const empty = new SqliteItemIndex(`${dir()}/other.sqlite`);
+    empty.open();
+    writeFileSync(`${dir()}/other.sqlite.build.lock`, dead);
+    const again = empty.startBuild();
+    if (typeof again === 'string') throw new Error(again);
+    again.abort();
+    expect(existsSync(`${dir()}/other.sqlite.build.lock`)).toBe(false);
+    expect(empty.size()).toBe(0);
+    for (const store of [a, b, empty]) store.close();
   });
 });

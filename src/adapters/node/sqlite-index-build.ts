@@ -1,0 +1,195 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
+import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
+import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
+import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
+import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
+import { storedScore, wordCounts, type WordCounts } from './sqlite-index-words.js';
+
+const DIGEST_MODULUS = 2 ** 48;
+const POSTINGS_PER_INSERT = 256;
+
+/** The build file's tables: the schema's, without its secondary indexes, postings unkeyed (filled in any order). */
+const BUILD_DDL = SQLITE_INDEX_DDL.split(';')
+  .map((statement) => statement.trim())
+  .filter((statement) => statement && !statement.startsWith('CREATE INDEX') )
+  .map((statement) => (statement.startsWith('CREATE TABLE IF NOT EXISTS postings(') ? 'CREATE TABLE postings(wid INTEGER, score INTEGER, priority INTEGER, status TEXT, rid INTEGER, t INTEGER, b INTEGER, c INTEGER)' : statement))
+  .join(';\n');
+
+/** The tables copied from the build file as they are (their rowids kept). */
+const COPIED = ['files', 'items', 'texts', 'tags', 'links'] as const;
+/** The terminal statuses as an SQL list of literals (a fixed set of plain words). */
+const TERMINAL_SQL = [...TERMINAL_STATUSES].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
+
+/**
+ * Takes the build lock: a file created exclusively, holding the builder's pid. A lock whose
+ * process is gone (killed mid-build) is taken over. False while a live process holds it.
+ */
+export function takeBuildLock(lockPath: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const pid = Number(readFileSync(lockPath, { encoding: 'utf8', flag: 'r' }).trim() || 'NaN');
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return false;
+    rmSync(lockPath, { force: true });
+  }
+  return false;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A first build of the SQLite index (docs/TRACKER.md "The derived index"): the rows go into a
+ * separate file with no secondary index and no journal (journal_mode=OFF,
+ * synchronous=OFF: a crash leaves a broken build file, which nobody reads and the next build
+ * removes). {@link finish} copies them into the live database in one transaction, postings in
+ * key order, then computes the readiness marks there: readers see the old
+ * (empty) index until the commit and the whole new one after it. The live file is never
+ * replaced by a rename: in WAL mode its -wal and -shm files are paired with it by name only, so
+ * a database renamed into place could be read with another database's log.
+ */
+export class SqliteIndexBuild implements IndexBuild {
+  private readonly db: SqliteDatabase;
+  private readonly wordIds = new Map<string, number>();
+  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly postings: unknown[][] = [];
+  private rid = 0;
+  private digest = 0;
+  private done = false;
+
+  /**
+   * @param live the live database (the copy target)
+   * @param path the build file (replaced if present)
+   * @param release called once the build is finished or aborted (releases the build lock)
+   */
+  constructor(
+    private readonly live: SqliteDatabase,
+    private readonly path: string,
+    opener: SqliteOpener,
+    private readonly release: () => void,
+  ) {
+    rmSync(path, { force: true });
+    this.db = opener(path, 1000);
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('cache_size = -65536');
+    this.db.exec(BUILD_DDL);
+  }
+
+  add(changes: readonly IndexChange[]): void {
+    const counted = changes.map((change) => (change.kind === 'item' ? wordCounts(change.item.text) : undefined));
+    this.numberWords(counted);
+    this.db.transaction(() => {
+      changes.forEach((change, n) => {
+        if (change.kind === 'gone') return;
+        const id = change.kind === 'item' ? change.item.id : change.problem.id;
+        const { signature, hash, racy } = change.file;
+        const problem = change.kind === 'problem' ? change.problem.message : null;
+        this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
+        this.digest = (this.digest + hash) % DIGEST_MODULUS;
+        if (change.kind === 'item') this.insertItem(change.item, counted[n]!);
+      });
+      this.flushPostings();
+    })();
+  }
+
+  /**
+   * Word ids come from the live database's vocabulary (new words added to it now): ids never
+   * change there, so every process may keep the ids it has seen (sqlite-index-search.ts).
+   */
+  private numberWords(counted: readonly (WordCounts | undefined)[]): void {
+    const fresh = new Set<string>();
+    for (const counts of counted) for (const word of counts?.keys() ?? []) if (!this.wordIds.has(word)) fresh.add(word);
+    if (fresh.size === 0) return;
+    const words = JSON.stringify([...fresh]);
+    this.live.transaction(() => {
+      this.live.prepare('INSERT OR IGNORE INTO vocab(word) SELECT value FROM json_each(?)').run(words);
+      for (const [wid, word] of this.live.prepare('SELECT v.wid, v.word FROM vocab v JOIN json_each(?) j ON v.word = j.value').raw().all(words) as [number, string][]) this.wordIds.set(word, wid);
+    }).immediate();
+  }
+
+  finish(): void {
+    this.statements.clear();
+    this.db.close();
+    const live = this.live;
+    live.exec(`ATTACH DATABASE '${this.path.replaceAll("'", "''")}' AS build`);
+    try {
+      const cache = live.pragma('cache_size', { simple: true }) as number;
+      live.pragma('cache_size = -65536');
+      live.transaction(() => {
+        for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
+        for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
+        live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
+        live.exec(`UPDATE main.items SET
+          blocked = EXISTS (SELECT 1 FROM main.links l LEFT JOIN main.items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL}))),
+          busy = EXISTS (SELECT 1 FROM main.items c WHERE c.parent = items.id AND c.status NOT IN (${TERMINAL_SQL}))`);
+        live.prepare("INSERT OR REPLACE INTO main.meta(key, value) VALUES ('digest', ?)").run(String(this.digest));
+      }).immediate();
+      live.pragma(`cache_size = ${cache}`);
+      // The copy went through the log (as large as the database): write it back and give the space back.
+      live.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      live.exec('DETACH DATABASE build');
+      this.cleanUp();
+    }
+  }
+
+  abort(): void {
+    try {
+      this.statements.clear();
+      this.db.close();
+    } finally {
+      this.cleanUp();
+    }
+  }
+
+  private cleanUp(): void {
+    if (this.done) return;
+    this.done = true;
+    rmSync(this.path, { force: true });
+    this.release();
+  }
+
+  private insertItem(item: IndexedItem, counted: WordCounts): void {
+    const rid = ++this.rid;
+    this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
+    const words: [number, number][] = [];
+    for (const [word, counts] of counted) {
+      const wid = this.wordIds.get(word)!;
+      const score = storedScore(counts);
+      words.push([wid, score]);
+      this.postings.push([wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]]);
+    }
+    this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
+    for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
+    for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
+    for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
+  }
+
+  /** Postings go in statements of {@link POSTINGS_PER_INSERT} rows: one call per row would cost more than the row. */
+  private flushPostings(): void {
+    const rows = this.postings;
+    for (let from = 0; from < rows.length; from += POSTINGS_PER_INSERT) {
+      const chunk = rows.slice(from, from + POSTINGS_PER_INSERT);
+      this.stmt(`INSERT INTO postings VALUES ${Array(chunk.length).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`).run(...chunk.flat());
+    }
+    rows.length = 0;
+  }
+
+  private stmt(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}

@@ -1,0 +1,40 @@
+import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
+import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
+import { runSearchQuery } from '../../../../src/domain/tracker/search-query.js';
+import { useTempDir } from '../../../support/temp-dir.js';
+import { population, prng, put } from '../item-index-contract.js';
+
+const dir = useTempDir('pm-sqlite-search-');
+
+describe('search over the SQLite word table', () => {
+  it('ranks exactly like the in-memory index (plain substring counts) on random texts, through changes', () => {
+    const random = prng(99);
+    const words = ['index', 'cache', 'reindex', 'indexes', 'lock', 'ka', 'lo', 'kalo', 'mi', 'ß', 'straße', 'x-y', 'x_y', 'Été', 'été'];
+    const skew = () => words[Math.floor(random() ** 2 * words.length)]!;
+    const text = (n: number) => Array.from({ length: n }, skew).join(random() < 0.3 ? '-' : random() < 0.5 ? ' ' : '. ');
+    const make = () =>
+      population(random, 200).map((e) => {
+        const title = text(1 + Math.floor(random() * 4)).toLowerCase();
+        return { ...e, title, updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body: text(Math.floor(random() * 15)).toLowerCase(), comments: random() < 0.3 ? text(5).toLowerCase() : '' } };
+      });
+    const sqlite = new SqliteItemIndex(`${dir()}/index.sqlite`);
+    const memory = new MemoryItemIndex();
+    sqlite.open();
+    memory.open();
+    let items = make();
+    for (const store of [sqlite, memory]) store.apply(items.map((e, n) => put(e, n)));
+    for (let round = 0; round < 150; round++) {
+      if (round % 30 === 29) {
+        // Edit a quarter of the items (texts, priority, status) and drop a few.
+        const next = make();
+        const changes = items.flatMap((e, n) => (n % 4 === round % 4 ? [put({ ...next[n]!, id: e.id }, 1000 + round * 300 + n)] : n % 37 === 0 ? [{ kind: 'gone' as const, id: e.id }] : []));
+        for (const store of [sqlite, memory]) store.apply(changes);
+        items = items.map((e, n) => (n % 4 === round % 4 ? { ...next[n]!, id: e.id } : e));
+      }
+      const query = [skew(), ...(random() < 0.4 ? [skew()] : []), ...(random() < 0.1 ? ['zzz'] : [])].join(random() < 0.8 ? ' ' : ', ');
+      const options = { query: random() < 0.1 ? items[Math.floor(random() * items.length)]!.id : query, limit: 1 + Math.floor(random() * 10), ...(random() < 0.3 ? { openOnly: true } : random() < 0.2 ? { status: ['open'] } : {}) };
+      expect([options, runSearchQuery(sqlite, options)]).toEqual([options, runSearchQuery(memory, options)]);
+    }
+    sqlite.close();
+  });
+});
