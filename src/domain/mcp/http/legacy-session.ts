@@ -2,6 +2,7 @@ import type { Hasher } from '../../../ports/hasher.js';
 import type { MacKeyStore } from '../../../ports/mac-key-store.js';
 import { isPmMcpLegacyProtocolVersion } from '../protocol.js';
 import type { McpLegacyConnectionState } from '../request-context.js';
+import { base64url, sameMac, unbase64url } from '../../util/sealed-text.js';
 
 /**
  * Stateless legacy sessions for sessionless Streamable HTTP (docs/HTTP.md "Initialize-era
@@ -75,24 +76,3 @@ function decode(encoded: string): { r: McpLegacyConnectionState['revision']; n?:
   return typeof p.n === 'string' && typeof p.v === 'string' ? { r: p.r, n: p.n, v: p.v } : undefined;
 }
 
-function base64url(text: string): string {
-  return btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function unbase64url(text: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Equal-length hex strings compared in constant time. */
-function sameMac(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}

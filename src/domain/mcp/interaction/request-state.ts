@@ -6,6 +6,7 @@ import type { ReplayLedger } from '../../../ports/replay-ledger.js';
 import { PmMcpRequestStateError } from '../../errors/mcp-errors.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import type { JsonObject } from '../wire-types.js';
+import { base64url, sameMac, unbase64url } from '../../util/sealed-text.js';
 
 /**
  * Sealed MRTR continuation state (seed 004 "MRTR, tasks, and cache behavior"; 2026-07-28
@@ -52,28 +53,6 @@ interface Payload {
 
 const PREFIX = 'pm1';
 const PARAM_KEYS_IGNORED = new Set(['_meta', 'inputResponses', 'requestState']);
-
-function base64url(text: string): string {
-  return btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function unbase64url(text: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Equal-length hex strings compared in constant time. */
-function sameMac(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
 
 /** The digest of a request's arguments the state is bound to. */
 export function mcpRequestStateParamsDigest(hasher: Hasher, params: JsonObject): string {
