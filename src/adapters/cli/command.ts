@@ -37,7 +37,9 @@ export interface IndexWatcherState {
   readonly startedAt: string;
   readonly uptimeMs: number;
   readonly requests: number;
+  /** Watch events received since the watcher started. */
   readonly events: number;
+  /** Full checks of the items directory (the first one, then after an overflow, error or replaced directory). */
   readonly sweeps: number;
   readonly lastSweepAt: string | null;
   readonly idleTimeoutMs: number;

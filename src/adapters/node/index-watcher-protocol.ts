@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { nodeCrypto } from './lazy-crypto.js';
+import type { IndexWatcherState } from '../cli/command.js';
 
 /**
  * The index watcher's wire protocol (docs/TRACKER.md "The derived index"): one JSON line from
@@ -25,22 +26,8 @@ export interface WatcherRequest extends WatcherIdentity {
   readonly op: WatcherOp;
 }
 
-/** What `status` reports about a running watcher. */
-export interface WatcherStatus {
-  readonly pid: number;
-  readonly socket: string;
-  readonly root: string;
-  readonly build: string;
-  readonly startedAt: string;
-  readonly uptimeMs: number;
-  readonly requests: number;
-  /** Watch events received since the watcher started. */
-  readonly events: number;
-  /** Full checks of the items directory (the first one, then after an overflow, error or replaced directory). */
-  readonly sweeps: number;
-  readonly lastSweepAt: string | null;
-  readonly idleTimeoutMs: number;
-}
+/** What `status` reports about a running watcher: what `pm index status` shows. */
+export type WatcherStatus = IndexWatcherState;
 
 export type WatcherReply =
   | { readonly ok: true; readonly status?: WatcherStatus }
