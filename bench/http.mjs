@@ -29,14 +29,13 @@
 // the ratio. --no-tracing leaves it out.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
-import { seedBenchTracker } from './lib/seed.mjs';
+import { startSeededRun } from './lib/seed.mjs';
 import { fmt, round, table } from './lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -250,11 +249,7 @@ function report(result) {
 
 const servers = {};
 try {
-  const started = performance.now();
-  const loadAtStart = loadavg().map((v) => round(v));
-  process.stdout.write(`seeding ${ITEMS} items… `);
-  const itemId = await seedBenchTracker(root, ITEMS);
-  console.log('done');
+  const { started, loadAtStart, itemId } = await startSeededRun(root, ITEMS);
 
   servers.pm = await startServer('pm', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
     env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root },

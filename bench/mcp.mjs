@@ -16,12 +16,11 @@
 // Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<bin/pm-mcp.cjs (or .js) of
 // another build> to run that build side by side as "pm-baseline" (before/after in one run).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
-import { seedBenchTracker } from './lib/seed.mjs';
+import { startSeededRun } from './lib/seed.mjs';
 import { StdioPeer } from './lib/stdio-peer.mjs';
 import { fmt, quantile, round, table } from './lib/stats.mjs';
 
@@ -227,11 +226,7 @@ function report(result) {
 }
 
 try {
-  const started = performance.now();
-  const loadAtStart = loadavg().map((v) => round(v));
-  process.stdout.write(`seeding ${ITEMS} items… `);
-  const itemId = await seedBenchTracker(root, ITEMS);
-  console.log('done');
+  const { started, loadAtStart, itemId } = await startSeededRun(root, ITEMS);
 
   const { tools, listResult, callResult, discover, paged } = await fetchFromPm(itemId);
   if (paged) fail('pm paginated tools/list; the benchmark compares single-page lists');

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
 import { freePort, startNginx, startPostgres } from './lib/scale-cluster.mjs';
-import { seedBenchTracker } from './lib/seed.mjs';
+import { startSeededRun } from './lib/seed.mjs';
 import { fmt, round, table } from './lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -112,11 +112,7 @@ const median = (values) => {
 };
 
 try {
-  const started = performance.now();
-  const loadAtStart = loadavg().map((v) => round(v));
-  process.stdout.write(`seeding ${ITEMS} items… `);
-  const itemId = await seedBenchTracker(root, ITEMS);
-  console.log('done');
+  const { started, loadAtStart, itemId } = await startSeededRun(root, ITEMS);
   const pg = await startPostgres();
   stops.push(async () => rmSync(pg.dir, { recursive: true, force: true }), () => pg.stop());
   const pgModule = (await import('pg')).default;

@@ -3,6 +3,8 @@
 // valid hash chain), so 100k items take seconds instead of minutes. Creates measured as
 // samples go through the real Tracker API instead.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { encodeHistoryLine } from '../../dist/domain/tracker/history.js';
 import { serializeItem } from '../../dist/domain/tracker/item-codec.js';
 import { diffDocuments } from '../../dist/domain/tracker/json-patch.js';
@@ -10,6 +12,7 @@ import { NodeHasher } from '../../dist/adapters/node/node-hasher.js';
 import { NodeFileSystem } from '../../dist/adapters/node/node-file-system.js';
 import { initTracker } from '../../dist/domain/tracker/init.js';
 import { makeItem, newId, prng, vocabulary } from './dataset.mjs';
+import { round } from './stats.mjs';
 
 const hasher = new NodeHasher();
 const digest = (text) => `sha256:${hasher.sha256Hex(text)}`;
@@ -58,4 +61,17 @@ export async function seedBenchTracker(root, count) {
   const state = { random, words: vocabulary(random), ids: [], epics: [], taken: new Set(), count: 0 };
   seedItems(root, count, state);
   return state.ids[Math.floor(count / 2)];
+}
+
+/**
+ * The start of a server benchmark's run: notes the time and the load average, then seeds the
+ * tracker at `root` with `count` items, saying so on stdout. Returns { started, loadAtStart, itemId }.
+ */
+export async function startSeededRun(root, count) {
+  const started = performance.now();
+  const loadAtStart = loadavg().map((v) => round(v));
+  process.stdout.write(`seeding ${count} items… `);
+  const itemId = await seedBenchTracker(root, count);
+  console.log('done');
+  return { started, loadAtStart, itemId };
 }
