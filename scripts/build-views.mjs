@@ -6,12 +6,12 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { redirectImport } from './lib/redirect-import.mjs';
 
 /** What the MCP client's `_shims` module exports (its browser build: a JSON Schema validator and a CORS flag). */
 const CLIENT_SHIM_EXPORTS = ['CORS_IS_POSSIBLE', 'DefaultJsonSchemaValidator'];
 
 /** An esbuild error message from a plugin: plugin name first, so the cause is plain. */
-const pluginError = (plugin, text) => ({ errors: [{ text: `${plugin}: ${text}` }] });
 
 /**
  * The views run the official App class, which builds on @modelcontextprotocol/client's
@@ -23,32 +23,15 @@ const pluginError = (plugin, text) => ({ errors: [{ text: `${plugin}: ${text}` }
  * lacks fails the bundle itself (esbuild: no matching export).
  */
 export function viewClientShims() {
-  const name = 'pm-view-client-shims';
-  return {
-    name,
-    setup(build) {
-      let redirected = 0;
-      build.onStart(() => {
-        redirected = 0;
-      });
-      build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => {
-        redirected++;
-        return { path: 'client-shims', namespace: name };
-      });
-      build.onLoad({ filter: /.*/, namespace: name }, () => ({
-        contents: [
-          'export const CORS_IS_POSSIBLE = true;',
-          'export class DefaultJsonSchemaValidator { constructor() { throw new Error("pm views carry no JSON Schema validator (scripts/build-views.mjs, pm-view-client-shims)"); } }',
-        ].join('\n'),
-        loader: 'js',
-      }));
-      build.onEnd(() =>
-        redirected > 0
-          ? undefined
-          : pluginError(name, `expected @modelcontextprotocol/client to import '@modelcontextprotocol/client/_shims' (${CLIENT_SHIM_EXPORTS.join(', ')}) at least once in the view bundles, and it never did; the client's layout changed, so the views would carry its JSON Schema validator: update this plugin for the installed client`),
-      );
-    },
-  };
+  return redirectImport({
+    name: 'pm-view-client-shims',
+    filter: /^@modelcontextprotocol\/client\/_shims$/,
+    contents: [
+      'export const CORS_IS_POSSIBLE = true;',
+      'export class DefaultJsonSchemaValidator { constructor() { throw new Error("pm views carry no JSON Schema validator (scripts/build-views.mjs, pm-view-client-shims)"); } }',
+    ].join('\n'),
+    missing: `expected @modelcontextprotocol/client to import '@modelcontextprotocol/client/_shims' (${CLIENT_SHIM_EXPORTS.join(', ')}) at least once in the view bundles, and it never did; the client's layout changed, so the views would carry its JSON Schema validator: update this plugin for the installed client`,
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from '@swc/core';
 import { buildAppViews } from './build-views.mjs';
+import { pluginError, redirectImport } from './lib/redirect-import.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -87,7 +88,6 @@ const BUNDLED = { 'pm.cjs': 'composition/cli-main.js', 'pm-mcp.cjs': 'compositio
 // function the stand-in lacks), and `prepare` runs this build on `npm install`.
 
 /** An esbuild error message from one of pm's plugins: plugin name first, so the cause is plain. */
-const pluginError = (plugin, text) => ({ errors: [{ text: `${plugin}: ${text}` }] });
 /** A path as a message shows it: relative inside the repository, absolute outside. */
 const shown = (path) => (relative(root, path).startsWith('..') ? path : relative(root, path));
 
@@ -97,31 +97,14 @@ const shown = (path) => (relative(root, path).startsWith('..') ? path : relative
  * A bundle in which zod's locales import was never redirected fails: zod moved it.
  */
 export function englishZodLocales() {
-  const name = 'pm-zod-english-locales';
-  return {
-    name,
-    setup(build) {
-      let redirected = 0;
-      build.onStart(() => {
-        redirected = 0;
-      });
-      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
-        if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
-        redirected++;
-        return { path: join(args.resolveDir, '..', 'locales'), namespace: 'pm-zod-locales' };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'pm-zod-locales' }, (args) => ({
-        contents: "export { default as en } from './en.js';",
-        resolveDir: args.path,
-        loader: 'js',
-      }));
-      build.onEnd(() =>
-        redirected > 0
-          ? undefined
-          : pluginError(name, "expected zod/v4/classic or zod/v4/core to import '../locales/index.js' (every locale) at least once in this bundle, and it never did; zod's layout changed, so the bundle would carry all of zod's locales: update this plugin for the installed zod"),
-      );
-    },
-  };
+  return redirectImport({
+    name: 'pm-zod-english-locales',
+    filter: /^\.\.\/locales\/index\.js$/,
+    applies: (args) => /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir),
+    resolveDir: (args) => join(args.resolveDir, '..', 'locales'),
+    contents: "export { default as en } from './en.js';",
+    missing: "expected zod/v4/classic or zod/v4/core to import '../locales/index.js' (every locale) at least once in this bundle, and it never did; zod's layout changed, so the bundle would carry all of zod's locales: update this plugin for the installed zod",
+  });
 }
 
 /** Every way a module can name 'zod' (static, re-export, dynamic, require), for the check below. */
