@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runToEnd, type Run } from '../support/child-processes.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 // `pm edit` in real processes, with a fake editor: a node script named by $EDITOR / $VISUAL that
@@ -29,12 +29,6 @@ writeFileSync(draft, text);
 process.exit(plan.exit ?? 0);
 `;
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 describe('pm edit (real process, fake editor)', () => {
   const temp = useTempDir('pm-edit-');
 
@@ -44,18 +38,11 @@ describe('pm edit (real process, fake editor)', () => {
     const log = join(dir, 'editor.log');
     await writeFile(editor, FAKE_EDITOR);
     await writeFile(log, '');
-    const pm = (args: string[], plan: object = {}, env: NodeJS.ProcessEnv = {}): Promise<Run> =>
-      new Promise((resolve, reject) => {
-        const base: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'editor-user', EDITOR: `'${process.execPath}' '${editor}'`, FAKE_EDIT: JSON.stringify(plan), FAKE_LOG: log, PM_BIN: BIN, TMPDIR: dir };
-        for (const key of ['PM_ROOT', 'PM_DEBUG', 'VISUAL']) delete base[key];
-        const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-        child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+    const pm = (args: string[], plan: object = {}, env: NodeJS.ProcessEnv = {}): Promise<Run> => {
+      const base: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'editor-user', EDITOR: `'${process.execPath}' '${editor}'`, FAKE_EDIT: JSON.stringify(plan), FAKE_LOG: log, PM_BIN: BIN, TMPDIR: dir };
+      for (const key of ['PM_ROOT', 'PM_DEBUG', 'VISUAL']) delete base[key];
+      return runToEnd(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, ...env } });
+    };
     const json = async <T = any>(args: string[]): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
       const run = await pm([...args, '--json']);
       if (run.code !== 0) throw new Error(`pm ${args.join(' ')} exited ${run.code}: ${run.stderr}`);

@@ -4,12 +4,12 @@
  * repository, byte for byte (seed 000 "Skills over MCP").
  */
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PM_SKILLS_EXTENSION_ID, PM_SKILLS_EXTENSION_REVISION, type PmSkillEntry } from '../../src/domain/skills/index.js';
+import { runToEnd, type Run } from '../support/child-processes.js';
 import { McpProcesses, modernMeta, PM_BIN, RawMcpClient } from '../support/mcp-stdio.js';
 import { useTempDir } from '../support/temp-dir.js';
 
@@ -20,18 +20,10 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const VERSION = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 const PACKAGE_SKILLS = ['pm-developer', 'pm-extensions', 'pm-sdk', 'pm-user'];
 
-function pm(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pm(cwd: string, args: string[]): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'tester' };
   delete env.PM_ROOT;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PM_BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runToEnd(process.execPath, [PM_BIN, ...args], { cwd, env });
 }
 
 async function writeSkill(repo: string, name: string, files: Record<string, string>): Promise<void> {

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runToEnd, type Run } from '../support/child-processes.js';
 
 // The real `pm` process (bin/pm.cjs over dist/, built by jest's global setup) in fresh temp dirs.
 // Every call starts a node process (~0.5 s), so these tests get a longer timeout.
@@ -11,25 +11,11 @@ jest.setTimeout(90_000);
 
 const BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 function pm(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'tester', ...options.env };
   for (const key of ['PM_ROOT', 'PM_DEBUG']) if (!options.env || !(key in options.env)) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  return runToEnd(process.execPath, [options.bin ?? BIN, ...args], { cwd, env, input: options.input ?? '' });
+
 }
 
 /** Runs with --json, expects exit 0 and returns the parsed result. */

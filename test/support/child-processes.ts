@@ -26,6 +26,30 @@ export function testRunCacheEnv(): { PM_COMPILE_CACHE_DIR: string; XDG_CACHE_HOM
   return { PM_COMPILE_CACHE_DIR, XDG_CACHE_HOME };
 }
 
+/** How a child that ran to its end exited, and everything it printed. */
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `command` to its end and collects its output. `input`, when given, is its whole stdin;
+ * otherwise its stdin is closed from the start.
+ */
+export function runToEnd(command: string, args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly input?: string }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
 /** Path of a worker script under test/support/workers. */
 export function workerPath(name: string): string {
   return fileURLToPath(new URL(`./workers/${name}`, import.meta.url));

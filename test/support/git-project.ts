@@ -1,16 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runToEnd, type Run } from './child-processes.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
 
-export interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { Run } from './child-processes.js';
 
 /**
  * A git repository in a temp dir with a pm tracker, driven through the system `git` and the
@@ -46,16 +42,9 @@ export class GitProject {
   }
 
   run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { cwd: this.dir, env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runToEnd(command, args, { cwd: this.dir, env: { ...this.env, ...env } });
   }
+
 
   git(...args: string[]): Promise<Run> {
     return this.run('git', args);
