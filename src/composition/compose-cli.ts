@@ -1,15 +1,12 @@
-import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
-import type { PmMcpSkillRegistry } from '../domain/skills/registry.js';
-import type { Tracker } from '../domain/tracker/tracker.js';
 import type { FileSystem } from '../ports/file-system.js';
 import { realpathSync } from 'node:fs';
 import { GitCliMergeSides } from '../adapters/node/git-cli-merge-sides.js';
 import { GitCliConfig } from '../adapters/node/git-cli-config.js';
 import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
-import { repairIdCollisions, type IdCollisionRepair } from '../domain/merge/id-collisions.js';
+import { repairIdCollisions } from '../domain/merge/id-collisions.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
-import type { IndexWatcherControl } from '../adapters/cli/command.js';
+import type { CliServices, IndexWatcherControl } from '../adapters/cli/command.js';
 import { buildContainer } from './container.js';
 import { contactWatcher, indexWitness, runIndexWatcher } from './index-watcher.js';
 import type { ProcessLog } from './process-log.js';
@@ -17,22 +14,11 @@ import { IDS } from './service-ids.js';
 import type { Settings } from './settings.js';
 import { loadPmSkillRegistry, workspaceRootOf } from './skills-composition.js';
 
-/** What the `pm` CLI runs on. */
-export interface CliApp {
-  /** The tracker with config.yaml read (exit 7 on a bad file, through the command's error). */
-  tracker(): Promise<Tracker>;
-  /** The skills registry a server over this tracker would serve (package and workspace skills). */
-  skills(): Promise<PmMcpSkillRegistry>;
-  /** The requestState sealer the servers over this tracker use (its keys in the runtime area). */
-  requestStates(): Promise<PmMcpRequestStateSealer>;
-  /** The git merge drivers, over the files git names (no tracker needed). */
-  mergeDrivers(): Promise<MergeDrivers>;
-  /** The installer of the merge drivers for the project holding the tracker. */
-  mergeInstaller(): Promise<MergeInstaller>;
-  /** Repairs ids created on two branches (under the tracker's write lock). */
-  repairIdCollisions(): Promise<IdCollisionRepair[]>;
-  /** The tracker's index watcher: its status, stopping it, running it (`pm index`). */
-  indexWatcher(): Promise<IndexWatcherControl>;
+/**
+ * What the `pm` CLI runs on: the services its commands ask for (all but `initialize`, which
+ * needs no tracker and is composed per call) and what the process itself needs.
+ */
+export interface CliApp extends Omit<CliServices, 'initialize'> {
   readonly fs: FileSystem;
   readonly settings: Settings;
 }
