@@ -1,11 +1,5 @@
-import { execFile } from 'node:child_process';
 import type { GitConfig, GitConfigEntry } from '../../ports/git-config.js';
-
-interface GitRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runGit, type GitRun } from './git-cli.js';
 
 /**
  * The clone-local git config through the system `git` (`git config --local`), so worktrees,
@@ -55,11 +49,6 @@ export class GitCliConfig implements GitConfig {
   }
 
   private git(dir: string, args: readonly string[]): Promise<GitRun> {
-    return new Promise((resolve) => {
-      execFile(this.gitBinary, ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, env: this.env }, (error, stdout, stderr) => {
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runGit(this.gitBinary, this.env, dir, args, 4 * 1024 * 1024);
   }
 }

@@ -1,12 +1,6 @@
-import { execFile } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import type { MergeSides } from '../../ports/merge-sides.js';
-
-interface GitRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runGit, type GitRun } from './git-cli.js';
 
 /**
  * The sides of a merge through the system `git`: `MERGE_HEAD` while a merge is in progress,
@@ -42,11 +36,6 @@ export class GitCliMergeSides implements MergeSides {
   }
 
   private git(dir: string, args: readonly string[]): Promise<GitRun> {
-    return new Promise((resolve) => {
-      execFile(this.gitBinary, ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: this.env }, (error, stdout, stderr) => {
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runGit(this.gitBinary, this.env, dir, args, 64 * 1024 * 1024);
   }
 }
