@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, mkdirSync, renameSync, writeFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join, dirname, relative } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from '@swc/core';
 import { buildAppViews } from './build-views.mjs';
 import { pluginError, redirectImport } from './lib/redirect-import.mjs';
@@ -81,6 +81,12 @@ const bundles = join(out, 'bundle');
 const { NO_IMPORT_MARK } = createRequire(import.meta.url)('../bin/bundle-loader.cjs');
 /** Entry points bundled into single files, so a process start loads one script, not ~450 modules. */
 const BUNDLED = { 'pm.cjs': 'composition/cli-main.js', 'pm-mcp.cjs': 'composition/mcp-stdio-main.js' };
+/**
+ * Modules bundled into a file of their own that the main bundles load only when they call into
+ * them ({@link lazyChunks}): the OpenTelemetry SDK (~1 MB) is used only when OTEL_* variables turn
+ * tracing on, and inside pm-mcp.cjs it would make every start read and check a larger script.
+ */
+const LAZY_CHUNKS = { 'pm-otel.cjs': { entry: 'composition/otel-composition.js', requiredBy: ['pm-mcp.cjs'] } };
 
 // Each rewrite below fails the build, naming its plugin and what it expected, once its pattern
 // stops matching (a zod or yaml release that moved things): a rewrite that silently matched
@@ -105,6 +111,37 @@ export function englishZodLocales() {
     contents: "export { default as en } from './en.js';",
     missing: "expected zod/v4/classic or zod/v4/core to import '../locales/index.js' (every locale) at least once in this bundle, and it never did; zod's layout changed, so the bundle would carry all of zod's locales: update this plugin for the installed zod",
   });
+}
+
+/**
+ * Each module of LAZY_CHUNKS becomes, inside the main bundles, a stand-in with the same exports,
+ * all functions, that `require` the chunk beside the bundle on their first call (an export that is
+ * not a function fails the build: a stand-in cannot be a value without loading the chunk). The
+ * chunk is a plain CommonJS script loaded by node itself, without the code cache: only processes
+ * that use it pay for it. Every bundle gets the stand-ins (so none ever carries a chunk's code);
+ * a bundle listed in a chunk's `requiredBy` fails when it stops importing the module.
+ * `chunks` and `dist` (where the entries are compiled) are the build's own unless a test passes others.
+ */
+export async function lazyChunks(bundle, chunks = LAZY_CHUNKS, dist = out) {
+  const plugins = [];
+  for (const [chunk, { entry, requiredBy }] of Object.entries(chunks)) {
+    const name = `pm-lazy-chunk-${chunk}`;
+    const exported = Object.entries(await import(pathToFileURL(join(dist, entry)).href));
+    const values = exported.filter(([, value]) => typeof value !== 'function').map(([key]) => key);
+    if (values.length) throw new Error(`${name}: expected ${entry} to export only functions, and ${values.join(', ')} ${values.length === 1 ? 'is' : 'are'} not: keep values out of a lazy chunk's module`);
+    const file = basename(entry);
+    plugins.push(redirectImport({
+      name,
+      filter: new RegExp(`(^|/)${file.replaceAll('.', '\\.')}$`),
+      applies: (args) => join(args.resolveDir, args.path) === join(dist, entry),
+      contents: [
+        `let chunk; const load = () => (chunk ??= require(require('node:path').join(__dirname, ${JSON.stringify(chunk)})));`,
+        ...exported.map(([key]) => `exports.${key} = (...args) => load().${key}(...args);`),
+      ].join('\n'),
+      missing: requiredBy.includes(bundle) ? `expected dist/bundle/${bundle} to import ${entry}, and it did not; drop the chunk from its requiredBy` : undefined,
+    }));
+  }
+  return plugins;
 }
 
 /** Every way a module can name 'zod' (static, re-export, dynamic, require), for the check below. */
@@ -253,31 +290,8 @@ async function bundle() {
   }
   mkdirSync(bundles, { recursive: true });
   for (const [name, entry] of Object.entries(BUNDLED)) {
-    const result = await esbuild.build({
-      entryPoints: [join(out, entry)],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      charset: 'ascii',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      plugins: [englishZodLocales(), zodNamespaceImports(), lazyYaml()],
-      write: false,
-      outfile: join(bundles, name),
-      logLevel: 'error',
-      // Linked map (dist/bundle/<name>.map) composed from the modules' maps, so it points at src/*.ts.
-      sourcemap: 'linked',
-      sourcesContent: false,
-      // The sources locate package.json from import.meta.url; the bundle sits at the same depth.
-      define: { 'import.meta.url': '__pmBundleUrl' },
-      banner: { js: 'var __pmBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
-    }).catch((error) => {
-      throw new Error(`bundling dist/bundle/${name} failed: ${error.message}`, { cause: error });
-    });
+    const { output, map } = await bundleOne(esbuild, name, entry, [englishZodLocales(), zodNamespaceImports(), lazyYaml(), ...(await lazyChunks(name))]);
     const target = join(bundles, name);
-    const output = result.outputFiles.find((file) => file.path === target);
-    const map = result.outputFiles.find((file) => file.path === `${target}.map`);
     // Node 20 cannot run import() from a cached script, so bin/bundle-loader.cjs compiles such a
     // bundle in full at every start there: a cost that should never arrive unannounced. A bundle
     // without import() says so in its first line, which spares the loader searching for one.
@@ -286,9 +300,46 @@ async function bundle() {
     writeAtomically(`${target}.map`, imports ? map.text : shiftedMap(map.text, NO_IMPORT_MARK.split('\n').length - 1));
     writeAtomically(target, imports ? output.contents : Buffer.concat([Buffer.from(NO_IMPORT_MARK), output.contents]));
   }
+  for (const [name, { entry }] of Object.entries(LAZY_CHUNKS)) {
+    const { output, map } = await bundleOne(esbuild, name, entry, []);
+    writeAtomically(join(bundles, `${name}.map`), map.text);
+    writeAtomically(join(bundles, name), output.contents);
+  }
   // Bundles of earlier builds (ES module format) are never loaded again.
   for (const stale of ['pm.mjs', 'pm-mcp.mjs']) rmSync(join(bundles, stale), { force: true });
   return esbuild;
+}
+
+/**
+ * One esbuild bundle of dist/<entry> as dist/bundle/<name> with `plugins` (in memory: the caller
+ * writes it). A lazy chunk gets none of the main bundles' rewrites: it carries no zod, and its
+ * yaml, if any, loads as it is.
+ */
+async function bundleOne(esbuild, name, entry, plugins) {
+  const outfile = join(bundles, name);
+  const result = await esbuild.build({
+    entryPoints: [join(out, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins,
+    write: false,
+    outfile,
+    logLevel: 'error',
+    // Linked map (dist/bundle/<name>.map) composed from the modules' maps, so it points at src/*.ts.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    // The sources locate package.json from import.meta.url; the bundle sits at the same depth.
+    define: { 'import.meta.url': '__pmBundleUrl' },
+    banner: { js: 'var __pmBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
+  }).catch((error) => {
+    throw new Error(`bundling dist/bundle/${name} failed: ${error.message}`, { cause: error });
+  });
+  return { output: result.outputFiles.find((file) => file.path === outfile), map: result.outputFiles.find((file) => file.path === `${outfile}.map`) };
 }
 
 const views = join(out, 'apps');

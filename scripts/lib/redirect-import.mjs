@@ -9,7 +9,8 @@ export const pluginError = (plugin, text) => ({ errors: [{ text: `${plugin}: ${t
 /**
  * An esbuild plugin named `name` that resolves imports matching `filter` (and `applies(args)`,
  * when given) to `contents`, resolved from `resolveDir(args)` when given (for stand-ins that
- * import their neighbours), and fails the bundle with `missing` when it redirected nothing.
+ * import their neighbours), and fails the bundle with `missing` when it redirected nothing
+ * (unless `missing` is undefined: a stand-in that applies where the import occurs, if it does).
  */
 export function redirectImport({ name, filter, applies, resolveDir, contents, missing }) {
   return {
@@ -25,7 +26,7 @@ export function redirectImport({ name, filter, applies, resolveDir, contents, mi
         return { path: resolveDir ? resolveDir(args) : name, namespace: name };
       });
       build.onLoad({ filter: /.*/, namespace: name }, (args) => ({ contents, ...(resolveDir ? { resolveDir: args.path } : {}), loader: 'js' }));
-      build.onEnd(() => (redirected > 0 ? undefined : pluginError(name, missing)));
+      build.onEnd(() => (redirected > 0 || missing === undefined ? undefined : pluginError(name, missing)));
     },
   };
 }

@@ -18,6 +18,7 @@ import type { SharedDatabase } from './service-ids.js';
 import { settingsFromEnv, type Settings } from './settings.js';
 import { PM_SERVER_RUN } from './mcp-module.js';
 import { createOtelTelemetry } from './otel-composition.js';
+import { describeOtel } from './otel-settings.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
 import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
@@ -99,7 +100,7 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
   log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
   log.line(`authorization: ${app.auth.reason}`);
-  log.line(`legacy adapter: ${settings.legacyAdapter} (PM_MCP_LEGACY); OpenTelemetry: ${telemetry ? [settings.otel.traces ? 'traces' : '', settings.otel.metrics ? 'metrics' : ''].filter(Boolean).join(' and ') + ' over OTLP/HTTP' : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export)'}`);
+  log.line(`legacy adapter: ${settings.legacyAdapter} (PM_MCP_LEGACY); OpenTelemetry: ${describeOtel(settings.otel)}`);
   const usage = logUsageEvery(app.usage, USAGE_LOG_INTERVAL_MS);
   log.line(`tasks, MRTR replay protection and change fan-out: ${app.shared ? `shared through ${app.shared.label}` : 'this tracker\'s runtime area (PM_MCP_TASK_STORE=file)'}`);
   log.line(`browser origins allowed: ${[...app.transport.security.origins].join(', ') || '(none)'}`);

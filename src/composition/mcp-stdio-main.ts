@@ -1,7 +1,10 @@
 import { EXIT, PmError } from '../domain/errors/pm-error.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import type { McpServerApp } from './compose-server.js';
+import type { Telemetry } from '../ports/telemetry.js';
 import { composeStdioServer } from './compose-stdio.js';
+import { createOtelTelemetry } from './otel-composition.js';
+import { describeOtel, otelWanted } from './otel-settings.js';
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { packageInfo } from './package-info.js';
@@ -31,7 +34,9 @@ const log = stderrLog('pm-mcp');
  * hook once the first turn's input has been answered (server/discover does not need it; other
  * requests wait for it), and a file that cannot be used stops the server the same way (its
  * exit code, e.g. 7). On stdin EOF or SIGTERM, listen streams end gracefully, in-flight
- * requests finish, and the process exits.
+ * requests finish, pending OpenTelemetry data is exported (when OTEL_* settings turn it on:
+ * seed 004 "Removed, migrated, and deprecated behavior", remote operations use host
+ * OpenTelemetry), and the process exits.
  */
 export async function main(options: StdioMainOptions = {}): Promise<void> {
   const line = stdioCommandLine(options.argv ?? []);
@@ -44,10 +49,18 @@ export async function main(options: StdioMainOptions = {}): Promise<void> {
     process.exit(EXIT.usage);
   }
   let app: McpServerApp;
+  let telemetry: Telemetry | undefined;
   try {
     const settings = settingsFromEnv(process.env, process.cwd(), () => osUser());
-    app = await composeStdioServer(settings, { input: process.stdin, output: process.stdout }, { log, ...(options.extensions ? { extensions: options.extensions } : {}) });
+    // Asked first: in the bundle, calling createOtelTelemetry loads the OpenTelemetry chunk
+    // (scripts/build.mjs LAZY_CHUNKS), which a server without OTEL_* settings never needs.
+    if (otelWanted(settings.otel)) {
+      telemetry = await createOtelTelemetry(settings.otel, 'pm-mcp');
+      log.line(`OpenTelemetry: ${describeOtel(settings.otel)}`);
+    }
+    app = await composeStdioServer(settings, { input: process.stdin, output: process.stdout }, { log, ...(options.extensions ? { extensions: options.extensions } : {}), ...(telemetry ? { telemetry } : {}) });
   } catch (error) {
+    await telemetry?.shutdown().catch(() => undefined);
     exitOnStartupError(error);
   }
   const { dispatcher, transport, tracker } = app;
@@ -62,6 +75,8 @@ export async function main(options: StdioMainOptions = {}): Promise<void> {
     await prepared.catch(() => undefined); // a bad config.yaml exits with its own code
     await transport.close();
     await tracker.dispose();
+    // What the batch still holds is exported before the process goes (OTEL_BSP_EXPORT_TIMEOUT bounds it).
+    await telemetry?.shutdown().catch((error: unknown) => log.error('OpenTelemetry shutdown', error));
     process.stdout.write('', () => process.exit(0));
   };
   process.stdin.on('end', () => void stop());

@@ -1,5 +1,5 @@
 import type { Telemetry } from '../ports/telemetry.js';
-import type { OtelSettings } from './otel-settings.js';
+import { otelWanted, type OtelSettings } from './otel-settings.js';
 import { packageInfo } from './package-info.js';
 
 /**
@@ -12,7 +12,7 @@ import { packageInfo } from './package-info.js';
  * resource adds OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over pm's own service name.
  */
 export async function createOtelTelemetry(settings: OtelSettings, serviceName: string): Promise<Telemetry | undefined> {
-  if (!settings.traces && !settings.metrics) return undefined;
+  if (!otelWanted(settings)) return undefined;
   const [{ OtelTelemetry }, { BatchSpanProcessor }, { OTLPTraceExporter }, metrics, { OTLPMetricExporter }, resources] = await Promise.all([
     import('../adapters/node/otel-telemetry.js'),
     import('@opentelemetry/sdk-trace-base'),

@@ -103,3 +103,14 @@ export function otelSettingsInput(env: NodeJS.ProcessEnv): z.input<typeof otelSe
     bspMaxExportBatchSize: env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE?.trim() || undefined,
   };
 }
+
+/** Whether the settings turn any OpenTelemetry export on (traces or metrics). */
+export function otelWanted(settings: OtelSettings): boolean {
+  return settings.traces || settings.metrics;
+}
+
+/** How a server's start-up line names its OpenTelemetry export: what is on, or how to turn it on. */
+export function describeOtel(settings: OtelSettings): string {
+  if (!otelWanted(settings)) return 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export)';
+  return `${[settings.traces ? 'traces' : '', settings.metrics ? 'metrics' : ''].filter(Boolean).join(' and ')} over OTLP/HTTP`;
+}

@@ -1,12 +1,12 @@
 import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The build-time rewrites of scripts/build.mjs (zod's locales, zod's namespace import, the lazy
-// yaml stand-in) run by esbuild in a child process over fixture modules in a temp directory:
+// yaml stand-in, the lazy chunks' stand-ins) run by esbuild in a child process over fixture modules in a temp directory:
 // each must fail the build, naming its plugin and what it expected, when its pattern is absent
 // (a zod or yaml release that moved things), and do its work when it is there.
 jest.setTimeout(60_000);
@@ -16,9 +16,10 @@ const NODE_MODULES = fileURLToPath(new URL('../../node_modules', import.meta.url
 
 interface Spec {
   readonly entry: string;
-  readonly plugins: ReadonlyArray<'locales' | 'namespace' | 'yaml'>;
+  readonly plugins: ReadonlyArray<'locales' | 'namespace' | 'yaml' | 'lazy'>;
   readonly namespace?: { readonly ours: string; readonly external?: string };
   readonly yaml?: { readonly yaml: string };
+  readonly lazy?: { readonly bundle: string; readonly chunks: Record<string, { readonly entry: string; readonly requiredBy: readonly string[] }>; readonly dist: string };
 }
 
 interface Built {
@@ -34,14 +35,15 @@ function bundleWith(spec: Spec): Built {
     import { createRequire } from 'node:module';
     import { pathToFileURL } from 'node:url';
     const { PM_TEST_BUILD: build, PM_TEST_SPEC: specText, PM_TEST_NODE_MODULES: nodeModules } = process.env;
-    const { englishZodLocales, zodNamespaceImports, lazyYaml } = await import(pathToFileURL(build).href);
+    const { englishZodLocales, zodNamespaceImports, lazyYaml, lazyChunks } = await import(pathToFileURL(build).href);
     const esbuild = createRequire(build)('esbuild');
     const spec = JSON.parse(specText);
     const stats = {};
-    const make = { locales: () => englishZodLocales(), namespace: () => zodNamespaceImports(spec.namespace, stats), yaml: () => lazyYaml(spec.yaml) };
+    const make = { locales: () => englishZodLocales(), namespace: () => zodNamespaceImports(spec.namespace, stats), yaml: () => lazyYaml(spec.yaml), lazy: () => lazyChunks(spec.lazy.bundle, spec.lazy.chunks, spec.lazy.dist) };
     let result;
     try {
-      const built = await esbuild.build({ entryPoints: [spec.entry], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent', nodePaths: [nodeModules], plugins: spec.plugins.map((p) => make[p]()) });
+      const plugins = (await Promise.all(spec.plugins.map((p) => make[p]()))).flat();
+      const built = await esbuild.build({ entryPoints: [spec.entry], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent', nodePaths: [nodeModules], plugins });
       result = { ok: true, text: built.outputFiles[0].text, stats };
     } catch (error) {
       result = { ok: false, message: error.message, stats };
@@ -203,5 +205,50 @@ describe('pm-lazy-yaml', () => {
     writeFileSync(out, built.text!);
     const run = spawnSync(process.execPath, ['-e', `const m = require(${JSON.stringify(out)}); console.log(m.firstScalar('a: first\\nb: second'))`], { encoding: 'utf8' });
     expect(run.stdout.trim()).toBe('a'); // visit.BREAK stopped the walk at the first scalar
+  });
+});
+
+describe('pm-lazy-chunk stand-ins', () => {
+  const CHUNK_MODULE = "export const greet = (name) => `hello ${name}`;\nexport async function later() { return 'later'; }\n";
+  const chunks = (requiredBy: string[] = ['main.cjs']) => ({ 'chunk.cjs': { entry: 'lib/heavy.js', requiredBy } });
+
+  it('replaces the module by functions that load the chunk beside the bundle on their first call (positive control)', () => {
+    const entry = files({ 'dist/main.js': "import { greet, later } from './lib/heavy.js';\nexport const run = async () => [greet('pm'), await later()];\n", 'dist/lib/heavy.js': CHUNK_MODULE });
+    const built = bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'main.cjs', chunks: chunks(), dist: join(dir, 'dist') } });
+    expect(built.ok).toBe(true);
+    expect(built.text).not.toContain('hello'); // the module's code is not in the bundle
+    mkdirSync(join(dir, 'bundle'));
+    writeFileSync(join(dir, 'bundle', 'main.cjs'), built.text!);
+    writeFileSync(join(dir, 'bundle', 'chunk.cjs'), "exports.greet = (name) => `chunk says hello ${name}`;\nexports.later = async () => 'later from the chunk';\nglobalThis.chunkLoads = (globalThis.chunkLoads ?? 0) + 1;\n");
+    const probe = `const m = require(${JSON.stringify(join(dir, 'bundle', 'main.cjs'))}); const before = globalThis.chunkLoads ?? 0; m.run().then(async (r) => { await m.run(); console.log(JSON.stringify({ before, after: globalThis.chunkLoads, r })); });`;
+    const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ before: 0, after: 1, r: ['chunk says hello pm', 'later from the chunk'] });
+  });
+
+  it('fails, naming itself, when a bundle that requires the chunk no longer imports its module', () => {
+    const entry = files({ 'dist/main.js': 'export const run = () => 1;\n', 'dist/lib/heavy.js': CHUNK_MODULE });
+    const built = bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'main.cjs', chunks: chunks(), dist: join(dir, 'dist') } });
+    expect(built.ok).toBe(false);
+    expect(built.message).toContain('pm-lazy-chunk-chunk.cjs: expected dist/bundle/main.cjs to import lib/heavy.js, and it did not');
+  });
+
+  it('lets a bundle that does not require the chunk leave the module out', () => {
+    const entry = files({ 'dist/main.js': 'export const run = () => 1;\n', 'dist/lib/heavy.js': CHUNK_MODULE });
+    expect(bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'other.cjs', chunks: chunks(), dist: join(dir, 'dist') } }).ok).toBe(true);
+  });
+
+  it('refuses a module that exports a value (a stand-in could not serve it without loading the chunk)', () => {
+    const entry = files({ 'dist/main.js': "import { greet } from './lib/heavy.js';\nexport const run = () => greet('x');\n", 'dist/lib/heavy.js': `${CHUNK_MODULE}export const LIMIT = 3;\n` });
+    const built = bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'main.cjs', chunks: chunks(), dist: join(dir, 'dist') } });
+    expect(built.ok).toBe(false);
+    expect(built.message).toContain('pm-lazy-chunk-chunk.cjs: expected lib/heavy.js to export only functions, and LIMIT is not');
+  });
+
+  it('keeps the OpenTelemetry SDK out of the built pm-mcp bundle and in its chunk (the real build)', () => {
+    const bundles = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+    expect(readFileSync(join(bundles, 'pm-mcp.cjs'), 'utf8')).not.toContain('@opentelemetry');
+    const chunk = spawnSync(process.execPath, ['-e', `const c = require(${JSON.stringify(join(bundles, 'pm-otel.cjs'))}); console.log(typeof c.createOtelTelemetry, typeof c.describeOtel)`], { encoding: 'utf8' });
+    expect(chunk.stdout.trim()).toBe('function function');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry end to end: a real pm-mcp-http, configured only by standard OTEL_* variables,
  * sends OTLP/HTTP to a receiver this test starts on 127.0.0.1; the test checks the spans and
- * metrics that arrived. Then `pm mcp stats` reads the server's log back.
+ * metrics that arrived. Then `pm mcp stats` reads the server's log back. pm-mcp over stdio does
+ * the same from its bundle, which loads the OpenTelemetry SDK (dist/bundle/pm-otel.cjs) only then.
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpPost, McpHttpProcesses, modernRequest } from '../support/mcp-http.js';
-import { makeTempTracker } from '../support/mcp-stdio.js';
+import { makeTempTracker, McpProcesses, modernMeta, RawMcpClient } from '../support/mcp-stdio.js';
 
 const PM_BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
 const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -19,9 +20,11 @@ const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 type Otlp = Record<string, any>;
 
 const processes = new McpHttpProcesses();
+const stdioProcesses = new McpProcesses();
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await processes.killAll();
+  await stdioProcesses.killAll();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -103,4 +106,51 @@ test('without OTEL_* variables the banner says OpenTelemetry is off', async () =
   server.proc.process.kill('SIGTERM');
   await server.proc.exited;
   expect(server.proc.stderr()).toContain('OpenTelemetry: off');
+});
+
+/** Every span of the OTLP/HTTP trace exports received so far. */
+const spansOf = (received: { path: string; body: Otlp }[]): Otlp[] =>
+  received.filter((r) => r.path === '/v1/traces').flatMap((r) => r.body.resourceSpans.flatMap((rs: Otlp) => rs.scopeSpans.flatMap((ss: Otlp) => ss.spans)));
+
+test('pm-mcp over stdio exports its spans too, parented on the request _meta trace context, and flushes them when stdin ends', async () => {
+  const otlp = await receiver();
+  const tracker = await makeTempTracker('pm-otel-stdio-');
+  cleanups.push(tracker.remove);
+  const proc = stdioProcesses.spawn(tracker.dir, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'pm-otel-stdio', OTEL_METRICS_EXPORTER: 'none', PM_MCP_PROFILE: 'full' });
+  const client = new RawMcpClient(proc);
+  const listed = await client.request('tools/call', { name: 'pm_list', arguments: {}, _meta: { ...modernMeta(), traceparent: PARENT } });
+  expect(listed.error).toBeUndefined();
+  const other = await client.request('tools/call', { name: 'pm_list', arguments: {}, _meta: modernMeta() });
+  expect(other.error).toBeUndefined();
+  proc.endInput();
+  expect((await proc.exited).code).toBe(0);
+  expect(proc.stderr()).toContain('OpenTelemetry: traces over OTLP/HTTP');
+
+  const spans = spansOf(otlp.received);
+  const resource = otlp.received.find((r) => r.path === '/v1/traces')!.body.resourceSpans[0].resource;
+  expect(resource.attributes).toEqual(expect.arrayContaining([{ key: 'service.name', value: { stringValue: 'pm-otel-stdio' } }]));
+  const calls = spans.filter((span: Otlp) => span.name === 'tools/call pm_list');
+  expect(calls).toHaveLength(2);
+  const parented = calls.find((c: Otlp) => c.parentSpanId === '00f067aa0ba902b7')!;
+  const unparented = calls.find((c: Otlp) => !c.parentSpanId)!;
+  expect(parented.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+  expect(unparented.traceId).not.toBe(parented.traceId);
+  expect([attr(parented, 'mcp.method.name'), attr(parented, 'gen_ai.tool.name'), attr(parented, 'mcp.protocol.version'), attr(parented, 'network.transport')]).toEqual(['tools/call', 'pm_list', '2026-07-28', 'pipe']);
+  const reads = spans.filter((span: Otlp) => span.name === 'pm.tracker list' && span.traceId === parented.traceId);
+  expect(reads.length).toBeGreaterThan(0);
+  for (const read of reads) expect(read.parentSpanId).toBe(parented.spanId);
+  expect(otlp.received.some((r) => r.path === '/v1/metrics')).toBe(false);
+}, 60_000);
+
+test('pm-mcp without OTEL_* variables says nothing of OpenTelemetry and never loads its chunk', async () => {
+  const tracker = await makeTempTracker('pm-otel-stdio-off-');
+  cleanups.push(tracker.remove);
+  const proc = stdioProcesses.spawn(tracker.dir, { NODE_DEBUG: 'module' }); // node logs every CommonJS load to stderr
+  const client = new RawMcpClient(proc);
+  expect((await client.request('tools/call', { name: 'pm_list', arguments: {}, _meta: modernMeta() })).error).toBeUndefined();
+  proc.endInput();
+  expect((await proc.exited).code).toBe(0);
+  expect(proc.stderr()).toContain('better-sqlite3'); // positive control: loads are logged
+  expect(proc.stderr()).not.toContain('OpenTelemetry');
+  expect(proc.stderr()).not.toContain('pm-otel.cjs');
 });
