@@ -2,6 +2,7 @@ import { closest, parseCommandArgs, parseGlobalArgs, parseWith, splitArgv, wants
 import { UsageError } from '../../../../src/adapters/cli/usage-error.js';
 import type { CliCommand } from '../../../../src/adapters/cli/command.js';
 import { z } from 'zod';
+import { thrownBy } from '../../../support/thrown.js';
 
 const known = new Set(['list', 'deps', 'deps add', 'get']);
 const isCommand = (name: string) => known.has(name);
@@ -16,15 +17,7 @@ const command: Pick<CliCommand, 'name' | 'args' | 'options'> = {
   },
 };
 
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const usageError = (fn: () => unknown) => thrownBy(fn, UsageError);
 
 describe('splitArgv', () => {
   it('finds the command after global options, skipping their values', () => {

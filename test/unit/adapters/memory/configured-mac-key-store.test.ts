@@ -8,6 +8,7 @@ import { ValidationError } from '../../../../src/domain/errors/tracker-errors.js
 import { PmMcpRequestStateError } from '../../../../src/domain/errors/mcp-errors.js';
 import { PmMcpRequestStateSealer, type McpRequestStateBinding } from '../../../../src/domain/mcp/interaction/request-state.js';
 import type { MacKeyStore } from '../../../../src/ports/mac-key-store.js';
+import { rejectionOf } from '../../../support/thrown.js';
 
 const hasher = new PureSha256Hasher();
 const clock = new ManualClock(1_000_000);
@@ -18,15 +19,7 @@ const secret = (fill: number) => new Uint8Array(32).fill(fill);
 const instance = (keys: MacKeyStore, seed: number) => new PmMcpRequestStateSealer({ hasher, clock, ids: new SeededIdSource(seed), keys, replays: new MemoryReplayLedger() });
 const configured = (...fills: number[]) => new ConfiguredMacKeyStore(hasher, fills.map(secret), clock.now());
 
-async function refusal(promise: Promise<unknown>): Promise<PmMcpRequestStateError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PmMcpRequestStateError);
-    return error as PmMcpRequestStateError;
-  }
-  throw new Error('expected the state to be refused');
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, PmMcpRequestStateError, 'the state to be refused');
 
 test('the first key seals, every key verifies, ids come from the secrets', async () => {
   const store = configured(1, 2);

@@ -17,6 +17,7 @@ import {
 } from '../../../../src/domain/discovery/index.js';
 import { PmMcpInvalidParamsError } from '../../../../src/domain/errors/mcp-errors.js';
 import { TrackerMcpHarness } from '../../../support/mcp-tracker-harness.js';
+import { thrownBy } from '../../../support/thrown.js';
 
 const hasher = new PureSha256Hasher();
 
@@ -29,15 +30,9 @@ const discover = (catalog: PmMcpToolCatalog, request: PmDiscoverToolsRequest) =>
 const names = (result: PmDiscoverToolsResult) => result.tools.map((t) => t.name);
 
 function refusal(run: () => unknown): { problem: unknown; message: string } {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PmMcpInvalidParamsError);
-    const e = error as PmMcpInvalidParamsError;
-    expect(e.jsonRpcCode).toBe(-32602);
-    return { problem: e.data.problem, message: e.message };
-  }
-  throw new Error('expected a -32602 refusal');
+  const e = thrownBy(run, PmMcpInvalidParamsError, 'a -32602 refusal');
+  expect(e.jsonRpcCode).toBe(-32602);
+  return { problem: e.data.problem, message: e.message };
 }
 
 let standard: PmMcpToolCatalog;

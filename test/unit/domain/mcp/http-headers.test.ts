@@ -14,6 +14,7 @@ import {
   type McpInboundMessage,
 } from '../../../../src/domain/mcp/index.js';
 import { z } from 'zod';
+import { thrownBy } from '../../../support/thrown.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -37,15 +38,9 @@ function call(args: Record<string, unknown>, name = 'pm_get', meta: Record<strin
 }
 
 function mismatch(headers: McpHttpHeaders, message: McpInboundMessage, options = {}): PmMcpHeaderMismatchError {
-  try {
-    validateMcpHttpRequestHeaders(headers, message, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(PmMcpHeaderMismatchError);
-    const typed = error as PmMcpHeaderMismatchError;
-    expect(typed.toJsonRpcError()).toMatchObject({ code: -32020, message: expect.stringMatching(/^Header mismatch: /) });
-    return typed;
-  }
-  throw new Error('expected -32020');
+  const typed = thrownBy(() => validateMcpHttpRequestHeaders(headers, message, options), PmMcpHeaderMismatchError, '-32020');
+  expect(typed.toJsonRpcError()).toMatchObject({ code: -32020, message: expect.stringMatching(/^Header mismatch: /) });
+  return typed;
 }
 
 describe('value encoding (Value Encoding, SEP-2243)', () => {

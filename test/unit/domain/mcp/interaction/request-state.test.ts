@@ -5,6 +5,7 @@ import { PureSha256Hasher } from '../../../../../src/adapters/memory/pure-hasher
 import { SeededIdSource } from '../../../../../src/adapters/memory/seeded-id-source.js';
 import { PmMcpRequestStateError } from '../../../../../src/domain/errors/mcp-errors.js';
 import { PmMcpRequestStateSealer, mcpRequestStateParamsDigest, type McpRequestStateBinding } from '../../../../../src/domain/mcp/interaction/request-state.js';
+import { rejectionOf } from '../../../../support/thrown.js';
 
 const binding: McpRequestStateBinding = { method: 'tools/call', params: { name: 'pm_delete', arguments: { id: 'pm-a1' } }, principal: 'local:alice' };
 
@@ -17,15 +18,7 @@ function setup(options: { ttlMs?: number; maxLength?: number } = {}) {
   return { clock, keys, replays, hasher, sealer };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<PmMcpRequestStateError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PmMcpRequestStateError);
-    return error as PmMcpRequestStateError;
-  }
-  throw new Error('expected the state to be refused');
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, PmMcpRequestStateError, 'the state to be refused');
 
 const parts = (sealed: string) => sealed.split('.') as [string, string, string, string];
 const decode = (encoded: string) => JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Record<string, unknown>;
