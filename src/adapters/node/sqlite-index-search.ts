@@ -2,16 +2,9 @@ import { BoundedCache } from '../../domain/util/bounded-cache.js';
 import type { IndexedItem, IndexFilter, SearchCandidate, SearchCandidatesQuery, SearchTop, SearchTopQuery } from '../../ports/item-index-store.js';
 import type { SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, type ItemRow } from './sqlite-index-sql.js';
-import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts } from './sqlite-index-words.js';
+import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts, type PostingWord } from './sqlite-index-words.js';
 
 type Prepare = (sql: string) => SqliteStatement;
-
-/**
- * One posting as an item's `texts.words` records it: [word id, score] or, written since postings
- * are updated by difference, [word id, score, title, body, comments] (the counts let the next
- * write of the item keep the postings whose counts did not change).
- */
-export type PostingWord = readonly [number, number] | readonly [number, number, number, number, number];
 
 /** What an item's postings are keyed by, besides its rowid. */
 export interface PostingKeys {

@@ -25,7 +25,8 @@ import type {
 import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
-import { SqliteWordSearch, type PostingKeys, type PostingWord } from './sqlite-index-search.js';
+import { SqliteWordSearch, type PostingKeys } from './sqlite-index-search.js';
+import type { PostingWord } from './sqlite-index-words.js';
 import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
 type Database = SqliteDatabase;
