@@ -4,7 +4,7 @@ import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-inde
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
-import { storedScore, wordCounts, type WordCounts } from './sqlite-index-words.js';
+import { storedScore, wordCounts, type PostingWord, type WordCounts } from './sqlite-index-words.js';
 
 const DIGEST_MODULUS = 2 ** 48;
 const POSTINGS_PER_INSERT = 256;
@@ -164,11 +164,11 @@ export class SqliteIndexBuild implements IndexBuild {
   private insertItem(item: IndexedItem, counted: WordCounts): void {
     const rid = ++this.rid;
     this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
-    const words: [number, number][] = [];
+    const words: PostingWord[] = [];
     for (const [word, counts] of counted) {
       const wid = this.wordIds.get(word)!;
       const score = storedScore(counts);
-      words.push([wid, score]);
+      words.push([wid, score, counts[0], counts[1], counts[2]]);
       this.postings.push([wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]]);
     }
     this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));

@@ -12,7 +12,7 @@ export const SQLITE_INDEX_SCHEMA = 6;
  * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
  * what next counts, items_queue orders the unblocked open items as next picks them, so next
  * reads the few rows it returns instead of classifying every open item. `texts` the
- * lowercased body and comments (with `words`, the JSON list of the item's [word id, score]), `tags` and
+ * lowercased body and comments (with `words`, the JSON list of the item's [word id, score, title, body, comments counts]; rows written before the counts were recorded hold [word id, score], whose counts are written again on the item's next change), `tags` and
  * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes.
  * Search and list's text filter read `vocab` (every word of the texts, numbered) and `postings` (per word and item the
  * word's counts per field, keyed by word, the item's one-word score, priority and status, so a

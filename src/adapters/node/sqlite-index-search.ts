@@ -2,13 +2,13 @@ import { BoundedCache } from '../../domain/util/bounded-cache.js';
 import type { IndexedItem, IndexFilter, SearchCandidate, SearchCandidatesQuery, SearchTop, SearchTopQuery } from '../../ports/item-index-store.js';
 import type { SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, type ItemRow } from './sqlite-index-sql.js';
-import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts } from './sqlite-index-words.js';
+import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts, type PostingWord } from './sqlite-index-words.js';
 
 type Prepare = (sql: string) => SqliteStatement;
 
 /** What an item's postings are keyed by, besides its rowid. */
 export interface PostingKeys {
-  readonly words: readonly (readonly [number, number])[];
+  readonly words: readonly PostingWord[];
   readonly priority: number;
   readonly status: string;
 }
@@ -22,6 +22,8 @@ interface Plan {
 }
 
 const CAND_SQL = 'cand(rid, matched, weighted, counts) AS (SELECT rid, count(*), sum(t * ? + b * ? + c * ?), json_group_array(json_array(k, t, b, c)) FROM per GROUP BY rid HAVING count(*) >= ?)';
+
+const REMOVE_SQL = 'DELETE FROM postings WHERE wid = ? AND score = ? AND priority = ? AND status = ? AND rid = ?';
 
 /** Word ids kept in memory: a word's id never changes while the database file lives. */
 const WORD_IDS = 200_000;
@@ -45,24 +47,39 @@ export class SqliteWordSearch {
   }
 
   /**
-   * Writes an item's postings, replacing those written last time (`previous`: the [word id,
-   * score] pairs then returned, and the priority and status the item had); returns the pairs.
+   * Writes an item's postings, replacing those written last time (`previous`: the words then
+   * returned, and the priority and status the item had); returns the words to record. With the
+   * same priority and status only the postings that differ are written (a comment on an item
+   * with 1,000 comments touches the words of that comment, not every word of the item); the
+   * result is the same rows as removing all and inserting all.
    */
-  write(rid: number, item: IndexedItem, previous: PostingKeys | undefined): [number, number][] {
-    if (previous) this.remove(rid, previous);
-    const words: [number, number][] = [];
+  write(rid: number, item: IndexedItem, previous: PostingKeys | undefined): PostingWord[] {
+    const words: PostingWord[] = [];
     const insert = this.stmt('INSERT INTO postings(wid, score, priority, status, rid, t, b, c) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const sameKeys = previous !== undefined && previous.priority === item.priority && previous.status === item.status;
+    if (previous && !sameKeys) this.remove(rid, previous);
+    const before = sameKeys ? new Map(previous.words.map((word) => [word[0], word])) : undefined;
+    const setCounts = this.stmt('UPDATE postings SET t = ?, b = ?, c = ? WHERE wid = ? AND score = ? AND priority = ? AND status = ? AND rid = ?');
+    const remove = this.stmt(REMOVE_SQL);
     for (const [word, counts] of wordCounts(item.text)) {
       const wid = this.wordId(word);
       const score = storedScore(counts);
-      words.push([wid, score]);
+      words.push([wid, score, counts[0], counts[1], counts[2]]);
+      const old = before?.get(wid);
+      if (old) before!.delete(wid);
+      if (old && old[1] === score) {
+        if (old.length !== 5 || old[2] !== counts[0] || old[3] !== counts[1] || old[4] !== counts[2]) setCounts.run(counts[0], counts[1], counts[2], wid, score, item.priority, item.status, rid);
+        continue;
+      }
+      if (old) remove.run(wid, old[1], item.priority, item.status, rid);
       insert.run(wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]);
     }
+    for (const [wid, old] of before ?? []) remove.run(wid, old[1], item.priority, item.status, rid);
     return words;
   }
 
   remove(rid: number, { words, priority, status }: PostingKeys): void {
-    const remove = this.stmt('DELETE FROM postings WHERE wid = ? AND score = ? AND priority = ? AND status = ? AND rid = ?');
+    const remove = this.stmt(REMOVE_SQL);
     for (const [wid, score] of words) remove.run(wid, score, priority, status, rid);
   }
 

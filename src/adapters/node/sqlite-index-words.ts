@@ -15,6 +15,13 @@ export function isWord(term: string): boolean {
   return term.length > 0 && term.replace(WORD_PATTERN, '') === '';
 }
 
+/**
+ * One posting as an item's `texts.words` records it: [word id, score] or, written since postings
+ * are updated by difference, [word id, score, title, body, comments] (the counts let the next
+ * write of the item keep the postings whose counts did not change).
+ */
+export type PostingWord = readonly [number, number] | readonly [number, number, number, number, number];
+
 /** Per word: occurrences in title, body, comments. */
 export type WordCounts = Map<string, [number, number, number]>;
 

@@ -25,7 +25,8 @@ import type {
 import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
-import { SqliteWordSearch } from './sqlite-index-search.js';
+import { SqliteWordSearch, type PostingKeys } from './sqlite-index-search.js';
+import type { PostingWord } from './sqlite-index-words.js';
 import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
 type Database = SqliteDatabase;
@@ -51,6 +52,10 @@ const SORT_INDEXES: Readonly<Record<string, string>> = {
   'titleText,id': 'items_title',
   id: 'sqlite_autoindex_items_1',
 };
+
+/** The columns of an item's row, in {@link itemValues}' order, and each one's position. */
+const ITEM_COLUMN_NAMES = ITEM_INSERT_COLUMNS.split(', ');
+const ITEM_COLUMN_INDEX = new Map(ITEM_COLUMN_NAMES.map((column, k) => [column, k]));
 
 const DIGEST_MODULUS = 2 ** 48;
 /** The terminal statuses as an SQL list of literals (a fixed set of plain words). */
@@ -137,18 +142,20 @@ export class SqliteItemIndex implements ItemIndexStore {
         const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
         const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
         if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
-        touched.add(id);
         const parent = this.stmt('SELECT parent FROM items WHERE id = ?').pluck().get(id) as string | null | undefined;
         if (parent) related.add(parent);
         if (change.kind === 'item' && change.item.parent !== undefined) related.add(change.item.parent);
         if (current) digest = modulo(digest - current.hash);
-        if (change.kind !== 'item') this.removeItem(id);
+        if (change.kind !== 'item') {
+          this.removeItem(id);
+          touched.add(id);
+        }
         if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
         else {
           const { signature, hash, racy } = change.file;
           const problem = change.kind === 'problem' ? change.problem.message : null;
           this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
-          if (change.kind === 'item') this.upsertItem(change.item);
+          if (change.kind === 'item' && this.upsertItem(change.item)) touched.add(id);
           digest = modulo(digest + hash);
         }
         applied++;
@@ -356,22 +363,46 @@ export class SqliteItemIndex implements ItemIndexStore {
     return rids.map((rid) => byRid.get(rid)!);
   }
 
-  /** Inserts or replaces an item's rows, keeping its rowid. */
-  private upsertItem(item: IndexedItem): void {
-    const previous = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(item.id) as [number, string, number, string] | undefined;
-    const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
-    let rid: number;
-    if (previous) {
-      rid = previous[0];
-      this.stmt(`UPDATE items SET (${ITEM_INSERT_COLUMNS}) = (${marks}) WHERE rid = ?`).run(...itemValues(item), rid);
-      this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
-      this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    } else {
-      rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...itemValues(item)).lastInsertRowid);
+  /**
+   * Inserts or replaces an item's rows, keeping its rowid. Of an indexed item only what differs
+   * is written: the changed columns of its row (an UPDATE naming a column rewrites the entries
+   * of every index holding it, so naming all of them would rewrite all nine indexes), its tags
+   * and links when they changed, its postings by difference (SqliteWordSearch.write). Returns
+   * whether the change can move readiness marks: a new item, or another status, parent or
+   * blockers.
+   */
+  private upsertItem(item: IndexedItem): boolean {
+    const previous = this.stmt(`SELECT i.rid, t.words, ${ITEM_INSERT_COLUMNS} FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?`).raw().get(item.id) as [number, string, ...unknown[]] | undefined;
+    const values = itemValues(item);
+    if (!previous) {
+      const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
+      const rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...values).lastInsertRowid);
+      this.writeTexts(rid, item, undefined);
+      this.insertLists(rid, item, { tags: true, links: true });
+      return true;
     }
-    const words = this.words.write(rid, item, previous ? { words: JSON.parse(previous[1]) as [number, number][], priority: previous[2], status: previous[3] } : undefined);
+    const [rid, words, ...old] = previous;
+    const changed = ITEM_COLUMN_NAMES.filter((_, k) => old[k] !== values[k]);
+    if (changed.length > 0) {
+      this.stmt(`UPDATE items SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE rid = ?`).run(...changed.map((column) => values[ITEM_COLUMN_INDEX.get(column)!]), rid);
+    }
+    const tags = changed.includes('tags');
+    const links = changed.includes('blocked_by') || changed.includes('related');
+    if (tags) this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
+    if (links) this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
+    this.writeTexts(rid, item, { words: JSON.parse(words) as PostingWord[], priority: old[ITEM_COLUMN_INDEX.get('priority')!] as number, status: old[ITEM_COLUMN_INDEX.get('status')!] as string });
+    this.insertLists(rid, item, { tags, links });
+    return changed.includes('status') || changed.includes('parent') || changed.includes('blocked_by');
+  }
+
+  private writeTexts(rid: number, item: IndexedItem, previous: PostingKeys | undefined): void {
+    const words = this.words.write(rid, item, previous);
     this.stmt('INSERT OR REPLACE INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
-    for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
+  }
+
+  private insertLists(rid: number, item: IndexedItem, which: { tags: boolean; links: boolean }): void {
+    if (which.tags) for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
+    if (!which.links) return;
     for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
   }
@@ -382,7 +413,7 @@ export class SqliteItemIndex implements ItemIndexStore {
     const [rid, words, priority, status] = row;
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.words.remove(rid, { words: JSON.parse(words) as [number, number][], priority, status });
+    this.words.remove(rid, { words: JSON.parse(words) as PostingWord[], priority, status });
     this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }

@@ -1,6 +1,7 @@
 import { parseDocument, stringify } from 'yaml';
 import { CorruptDataError } from '../errors/index.js';
 import { BoundedCache } from '../util/bounded-cache.js';
+import { ListPrefixCache } from '../util/list-prefix-cache.js';
 import { readFastFrontMatter } from './front-matter-fast.js';
 import { ITEM_KEY_ORDER, itemSchemas, type Item, type ItemFrontMatter } from './item.js';
 
@@ -36,35 +37,22 @@ function inKeyOrder(value: unknown, order: readonly string[]): unknown {
  *
  * A block map's pairs and a block list's entries are written independently of each other, so
  * the front matter is the concatenation of its pairs' YAML, and a list of comments (or
- * acceptance criteria) the concatenation of its entries'. Each entry's YAML is kept by the
- * entry object, so a comment on an item with 1,000 comments writes one new entry instead of 1,000;
- * the other pairs are written in runs of consecutive keys (docs/BENCHMARKS.md, writes).
+ * acceptance criteria) the concatenation of its entries'. The YAML of each pair is kept (by
+ * key and value, or by the frozen value object), that of each list entry by the entry object,
+ * and that of a whole list by its entries ({@link ListPrefixCache}): a comment on an item with
+ * 1,000 comments writes the new entry and the pairs whose values changed (`updated`,
+ * `revision`) and copies the rest (docs/BENCHMARKS.md, writes).
  */
 export function serializeItem(item: Item): string {
   let yaml = '';
-  let run: Record<string, unknown> = {};
-  let runKeys = 0;
-  const flush = () => {
-    if (runKeys > 0) yaml += stringify(run, STRINGIFY_OPTIONS);
-    run = {};
-    runKeys = 0;
-  };
   for (const key of ITEM_KEY_ORDER) {
     const value = item[key];
     if (value === undefined) continue;
     if (Array.isArray(value) && value.length === 0) continue;
     if (key === 'custom' && Object.keys(value as object).length === 0) continue;
     const nested = NESTED_KEY_ORDER[key];
-    if (LISTS_OF_ENTRIES.has(key) && nested) {
-      flush();
-      yaml += `${key}:\n`;
-      for (const entry of value as readonly object[]) yaml += entryYaml(key, entry, nested);
-      continue;
-    }
-    run[key] = key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value;
-    runKeys++;
+    yaml += LISTS_OF_ENTRIES.has(key) && nested ? `${key}:\n${listYaml(key, value as readonly object[], nested)}` : pairYaml(key, value);
   }
-  flush();
   const body = item.body.trim();
   return `${FENCE}\n${yaml}${FENCE}\n${body ? `\n${body}\n` : ''}`;
 }
@@ -94,6 +82,36 @@ const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptanc
  * entry is written again, to the same bytes.
  */
 const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
+/** The YAML of recently written whole lists (entry lines only), by their entries. */
+const listYamls = new ListPrefixCache<string>('item lists', 1024);
+/** The YAML of recently written pairs with a plain value, by key, type and value. */
+const plainPairYamls = new BoundedCache<string, string>('item plain pairs', 8192);
+/** The YAML of recently written pairs with a frozen object value, by that object. */
+const objectPairYamls = new BoundedCache<object, { readonly key: string; readonly yaml: string }>('item object pairs', 4096);
+
+/** One top-level pair that is not a list of entries, as its lines in the file. */
+function pairYaml(key: keyof ItemFrontMatter, value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const id = `${key}\u0000${typeof value}\u0000${String(value)}`;
+    const kept = plainPairYamls.get(id);
+    if (kept !== undefined) return kept;
+    const yaml = stringify({ [key]: value }, STRINGIFY_OPTIONS);
+    plainPairYamls.set(id, yaml);
+    return yaml;
+  }
+  const kept = objectPairYamls.get(value);
+  if (kept !== undefined && kept.key === key) return kept.yaml;
+  const nested = NESTED_KEY_ORDER[key];
+  const yaml = stringify({ [key]: key === 'custom' ? sortedRecord(value as Record<string, unknown>) : nested ? inKeyOrder(value, nested) : value }, STRINGIFY_OPTIONS);
+  // Only a value frozen all the way down can be remembered by identity: it cannot change after this.
+  if (deeplyFrozen(value)) objectPairYamls.set(value, { key, yaml });
+  return yaml;
+}
+
+/** A top-level list's entries, as their lines in the file (the list's own `key:` line excluded). */
+function listYaml(key: string, list: readonly object[], order: readonly string[]): string {
+  return listYamls.fold(key, list, '', (yaml, entry) => yaml + entryYaml(key, entry as object, order));
+}
 
 /** One entry of a top-level list, as its lines in the file (the list's own `key:` line excluded). */
 function entryYaml(key: string, entry: object, order: readonly string[]): string {
@@ -163,6 +181,11 @@ function positionIn(front: string, offset: number): { line: number; column: numb
 function corrupt(source: string, detail: string, at?: { line: number; column: number }): CorruptDataError {
   const where = at ? `${source}:${at.line}:${at.column}` : source;
   return new CorruptDataError(`${where}: ${detail}`, { file: source, detail, ...(at ? { line: at.line, column: at.column } : {}) });
+}
+
+function deeplyFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  return Object.isFrozen(value) && Object.values(value).every(deeplyFrozen);
 }
 
 function sortedRecord(record: Record<string, unknown>): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index
 import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-schema.js';
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { useTempDir } from '../../../support/temp-dir.js';
+import type { IndexedItem } from '../../../../src/ports/item-index-store.js';
 import { describeItemIndexContract, entry, put } from '../item-index-contract.js';
 
 const dir = useTempDir('pm-sqlite-index-');
@@ -114,5 +115,54 @@ describe('SqliteItemIndex lifecycle', () => {
     expect(existsSync(`${dir()}/other.sqlite.build.lock`)).toBe(false);
     expect(empty.size()).toBe(0);
     for (const store of [a, b, empty]) store.close();
+  });
+});
+
+describe('SqliteItemIndex writes by difference', () => {
+  /** Every row an item's change can touch, in a stable order (rowids mapped to ids). */
+  function rows(path: string): unknown {
+    const db = sqliteOpener()(path, 1000);
+    try {
+      const q = (sql: string) => db.prepare(sql).raw().all();
+      return {
+        items: q('SELECT id, title, type, status, priority, tags, parent, assignee, claim_holder, claim_expires, blocked_by, related, created, updated, revision, comments, title_lc, blocked, busy FROM items ORDER BY id'),
+        texts: q('SELECT i.id, t.body_lc, t.comments_lc FROM texts t JOIN items i ON i.rid = t.rid ORDER BY i.id'),
+        tags: q('SELECT i.id, g.tag FROM tags g JOIN items i ON i.rid = g.rid ORDER BY 1, 2'),
+        links: q('SELECT i.id, l.kind, l.target FROM links l JOIN items i ON i.rid = l.rid ORDER BY 1, 2, 3'),
+        postings: q('SELECT v.word, p.score, p.priority, p.status, i.id, p.t, p.b, p.c FROM postings p JOIN vocab v ON v.wid = p.wid JOIN items i ON i.rid = p.rid ORDER BY 1, 5'),
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('leaves the same rows as indexing the final states afresh', () => {
+    const text = (title: string, comments: string) => ({ title: title.toLowerCase(), body: 'shared body words', comments });
+    const steps: IndexedItem[][] = [
+      [entry('pm-a1', { text: text('Alpha', '') }), entry('pm-b2', { parent: 'pm-a1', text: text('Beta', '') }), entry('pm-c3', { blockedBy: ['pm-b2'], text: text('Gamma', '') })],
+      [entry('pm-a1', { revision: 2, comments: 1, text: text('Alpha', 'first note alpha') })],
+      [entry('pm-a1', { revision: 3, comments: 2, text: text('Alpha', 'note alpha\nsecond note note') })],
+      [entry('pm-b2', { parent: 'pm-a1', status: 'done', revision: 2, text: text('Beta', '') })],
+      [entry('pm-c3', { blockedBy: [], related: ['pm-a1'], tags: ['ui'], priority: 0, text: text('Gamma renamed', '') })],
+      [entry('pm-a1', { revision: 4, comments: 2, priority: 1, text: text('Alpha', 'first note alpha\nsecond note note') })],
+      [entry('pm-b2', { parent: undefined, status: 'open', revision: 3, text: text('Beta', 'beta beta beta beta beta beta') })],
+      // Counts past the cap: the same score, other counts.
+      [entry('pm-b2', { status: 'open', revision: 4, text: text('Beta', 'beta beta beta beta beta beta beta') })],
+    ];
+    const incremental = `${dir()}/incremental.sqlite`;
+    const store = new SqliteItemIndex(incremental);
+    store.open();
+    steps.forEach((changes, n) => store.apply(changes.map((item) => put(item, n))));
+    store.close();
+    const last = new Map(steps.flat().map((item) => [item.id, item]));
+    const fresh = `${dir()}/fresh.sqlite`;
+    const other = new SqliteItemIndex(fresh);
+    other.open();
+    other.apply([...last.values()].map((item) => put(item)));
+    other.close();
+    const got = rows(incremental) as { items: unknown[][] };
+    expect(got).toEqual(rows(fresh));
+    // The marks moved with the changes: pm-c3 lost its blocker, pm-a1 its open child.
+    expect(got.items.map((row) => [row[0], row.at(-2), row.at(-1)])).toEqual([['pm-a1', 0, 0], ['pm-b2', 0, 0], ['pm-c3', 0, 0]]);
   });
 });

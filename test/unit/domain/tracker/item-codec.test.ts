@@ -1,6 +1,8 @@
 import { parseItem, serializeItem } from '../../../../src/domain/tracker/item-codec.js';
 import type { Item } from '../../../../src/domain/tracker/item.js';
 import { CorruptDataError } from '../../../../src/domain/errors/index.js';
+import { BoundedCache } from '../../../../src/domain/util/bounded-cache.js';
+import { deepFreeze } from '../../../../src/domain/util/canonical-json.js';
 
 const base: Item = {
   id: 'pm-abc123', title: 'Write the parser', type: 'Task', status: 'open', priority: 1,
@@ -47,6 +49,40 @@ describe('item codec', () => {
   it('accepts CRLF line endings and a BOM as written by editors', () => {
     const text = `\uFEFF${serializeItem(base).replace(/\n/g, '\r\n')}`;
     expect(parseItem(text, 'x.md').title).toBe(base.title);
+  });
+
+  it('writes the same bytes with its kept pieces as without (comments added, edited, removed; pairs changed)', () => {
+    const plain = (item: Item) => {
+      BoundedCache.bypass(true);
+      try {
+        return serializeItem(item);
+      } finally {
+        BoundedCache.bypass(false);
+      }
+    };
+    const comment = (n: number, text = `note ${n}: "quoted" #${n}`) => ({ id: `c-${n}`, author: n % 2 ? 'bob' : 'ann', at: `2026-01-02T00:00:${String(n % 60).padStart(2, '0')}.000Z`, text });
+    let item: Item = deepFreeze({ ...base, comments: [], custom: { zeta: 1, alpha: 'a: b', flag: true } });
+    const states: Item[] = [];
+    for (let n = 0; n < 40; n++) {
+      item = deepFreeze({ ...item, comments: [...item.comments, comment(n)], revision: item.revision + 1, updated: `2026-01-03T00:00:${String(n).padStart(2, '0')}.000Z` });
+      states.push(item);
+    }
+    const edited = item.comments.map((c, k) => (k === 7 ? { ...c, text: 'edited: yes' } : c));
+    item = deepFreeze({ ...item, comments: edited, title: 'Renamed: with a colon', priority: 0 });
+    states.push(item);
+    item = deepFreeze({ ...item, comments: item.comments.slice(0, 20), tags: ['yes', 'null', '007'], claim: { holder: 'ann', claimedAt: base.created, expiresAt: base.updated } });
+    states.push(item, deepFreeze({ ...item, comments: item.comments.slice(1) }), deepFreeze({ ...item, comments: [...item.comments.slice(0, 19), comment(99)] }));
+    // An unfrozen list changed in place after being written is written anew.
+    const open = [...item.comments];
+    states.push({ ...item, comments: open });
+    open.push(comment(100));
+    states.push({ ...item, comments: open });
+    for (const state of states) {
+      const kept = serializeItem(state);
+      expect(serializeItem(state)).toBe(kept);
+      expect(kept).toBe(plain(state));
+      expect(parseItem(kept, 'x.md')).toEqual(parseItem(plain(state), 'x.md'));
+    }
   });
 
   it.each([
