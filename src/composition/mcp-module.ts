@@ -21,6 +21,8 @@ import type { ReplayLedger } from '../ports/replay-ledger.js';
 import { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-state.js';
 import type { McpRequestObserver } from '../domain/mcp/request-observer.js';
 import { McpTracingObserver } from '../domain/telemetry/mcp-tracing-observer.js';
+import { McpRequestSpans } from '../domain/telemetry/request-spans.js';
+import { traceTracker } from '../domain/telemetry/traced-tracker.js';
 import { McpUsageCounter, type McpUsageRow } from '../domain/telemetry/usage-counter.js';
 import { formatMcpUsageLine } from '../domain/telemetry/usage-log.js';
 import type { Telemetry } from '../ports/telemetry.js';
@@ -41,9 +43,11 @@ export const PM_SERVER_RUN = `${process.pid}@${new Date().toISOString()}`;
 export const mcpModule = new ContainerModule(({ bind }) => {
   bind(IDS.McpServer)
     .toResolvedValue(
-      (tracker: Tracker, fs: FileSystem, s: Settings, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[]) =>
+      (tracker: Tracker, fs: FileSystem, s: Settings, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[], telemetry: Telemetry | undefined, spans: McpRequestSpans | undefined) =>
         createPmTrackerMcpServer({
           tracker,
+          // Tracing on: each traced request's tracker operations are child spans of its span.
+          ...(telemetry && spans ? { trackerFor: traceTracker(tracker, telemetry, spans) } : {}),
           fs,
           ...(s.mcpProfile !== undefined ? { profile: s.mcpProfile } : {}),
           ...(s.mcpTools !== undefined ? { tools: s.mcpTools } : {}),
@@ -55,8 +59,11 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           prepare: () => prepareMcpExtensions([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
         }),
-      [IDS.Tracker, IDS.FileSystem, IDS.Settings, IDS.PmExtensions, IDS.McpExtensions],
+      [IDS.Tracker, IDS.FileSystem, IDS.Settings, IDS.PmExtensions, IDS.McpExtensions, IDS.Telemetry, IDS.McpRequestSpans],
     )
+    .inSingletonScope();
+  bind(IDS.McpRequestSpans)
+    .toResolvedValue((telemetry: Telemetry | undefined, s: Settings) => (telemetry && s.otel.traces ? new McpRequestSpans() : undefined), [IDS.Telemetry, IDS.Settings])
     .inSingletonScope();
   bind(IDS.McpSubscriptions)
     .toResolvedValue(
@@ -91,8 +98,9 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.McpObservers)
     .toResolvedValue(
-      (usage: McpUsageCounter, telemetry: Telemetry | undefined, s: Settings) => Object.freeze([...(telemetry && s.otel.traces ? [new McpTracingObserver(telemetry, { captureContent: s.otel.captureContent })] : []), usage]),
-      [IDS.McpUsage, IDS.Telemetry, IDS.Settings],
+      (usage: McpUsageCounter, telemetry: Telemetry | undefined, s: Settings, spans: McpRequestSpans | undefined) =>
+        Object.freeze([...(telemetry && spans ? [new McpTracingObserver(telemetry, { captureContent: s.otel.captureContent, spans })] : []), usage]),
+      [IDS.McpUsage, IDS.Telemetry, IDS.Settings, IDS.McpRequestSpans],
     )
     .inSingletonScope();
   bind(IDS.McpDispatcher)

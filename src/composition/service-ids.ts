@@ -25,6 +25,7 @@ import type { PmMcpRequestStateSealer } from '../domain/mcp/interaction/request-
 import type { Transport } from '../ports/transport.js';
 import type { ChangeBus } from '../ports/change-bus.js';
 import type { Telemetry } from '../ports/telemetry.js';
+import type { McpRequestSpans } from '../domain/telemetry/request-spans.js';
 import type { McpRequestObserver } from '../domain/mcp/request-observer.js';
 import type { McpUsageCounter } from '../domain/telemetry/usage-counter.js';
 import type { AuthSettings, McpHttpEndpoint, ResolvedHttpAuth } from './auth-settings.js';
@@ -112,6 +113,8 @@ export const IDS = {
   McpUsage: id<McpUsageCounter>('McpUsage'),
   /** Whether the usage counts are written to the log as `mcp-usage` lines. */
   UsageLog: id<boolean>('UsageLog'),
+  /** Each traced request's span, bound to its context (undefined when tracing is off). */
+  McpRequestSpans: id<McpRequestSpans | undefined>('McpRequestSpans'),
   /** The dispatcher's request observers: the usage counts, and tracing when it is on. */
   McpObservers: id<readonly McpRequestObserver[]>('McpObservers'),
   /** The process's MCP transport (stdio, or Streamable HTTP). */

@@ -8,8 +8,6 @@ import type { Hasher } from '../ports/hasher.js';
 import type { IdSource } from '../ports/id-source.js';
 import type { ItemIndexStore } from '../ports/item-index-store.js';
 import type { Locker } from '../ports/locker.js';
-import type { Telemetry } from '../ports/telemetry.js';
-import { traceTracker } from '../domain/telemetry/traced-tracker.js';
 import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 
@@ -25,7 +23,7 @@ export const trackerModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(IDS.Tracker)
     .toResolvedValue(
-      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode, telemetry: Telemetry | undefined) => {
+      (fs: FileSystem, clock: Clock, ids: IdSource, hasher: Hasher, locker: Locker, index: ItemIndexStore, root: string, s: Settings, mode: TrackerIndexMode) => {
         // The witness asks the tracker's config.yaml (read by then: commands wait for it first).
         const configured = () => tracker.ready().then((config) => config.index?.watcher, () => undefined);
         const tracker: Tracker = Tracker.openDeferred({ fs, clock, ids, hasher, locker, index }, root, {
@@ -36,10 +34,9 @@ export const trackerModule = new ContainerModule(({ bind }) => {
           ...(mode.follow === 'watch' ? { watchOverflowAt: watchOverflowAt() } : {}),
           ...(mode.follow === 'check' && mode.witness ? { indexWitness: mode.witness(root, configured) } : {}),
         });
-        // With tracing on, its reads and writes become child spans of the request's span.
-        return telemetry ? traceTracker(tracker, telemetry) : tracker;
+        return tracker;
       },
-      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.ItemIndex, IDS.TrackerRoot, IDS.Settings, IDS.TrackerIndexMode, IDS.Telemetry],
+      [IDS.FileSystem, IDS.Clock, IDS.IdSource, IDS.Hasher, IDS.Locker, IDS.ItemIndex, IDS.TrackerRoot, IDS.Settings, IDS.TrackerIndexMode],
     )
     .inSingletonScope();
   bind(IDS.ReadyTracker)

@@ -2,7 +2,9 @@
  * Traces and metrics for operators (seed 004 "Removed, migrated, and deprecated behavior":
  * remote operations use host OpenTelemetry). Shaped to what pm records: one server span per
  * MCP request whose remote parent comes only from that request's own W3C trace context, child
- * spans under the active span, and counters and histograms. Adapters: in memory (tests) and
+ * spans under a parent span the caller names, and counters and histograms. Nothing here keeps an
+ * "active" span: a request's span travels with that request's own context, so no async-context
+ * machinery runs for it and no span can leak into another request. Adapters: in memory (tests) and
  * OpenTelemetry (the official SDK, composed only when the standard OTEL_* variables ask for it).
  */
 
@@ -31,10 +33,8 @@ export interface Telemetry {
    * root of a new trace — never whatever span happens to be active (trace isolation).
    */
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan;
-  /** Starts an internal span under the active span, or returns undefined when none is active. */
-  startChildSpan(name: string, attributes: TelemetryAttributes): TelemetrySpan | undefined;
-  /** Runs `work` with `span` active, so child spans started inside it (however deep in async code) nest under it. */
-  withSpan<T>(span: TelemetrySpan, work: () => T): T;
+  /** Starts an internal span under `parent` (a span of this telemetry), in its trace. */
+  startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan;
   /** Adds `value` to the counter `name`. */
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void;
   /** Records one value of the histogram `name` (unit given at first use, e.g. `s`). */

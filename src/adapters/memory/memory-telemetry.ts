@@ -2,35 +2,9 @@ import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySp
 
 /**
  * Telemetry kept in memory, for tests: finished spans with their trace and parent ids, counter
- * sums and histogram values. Which span is active is kept by an {@link ActiveSpanScope}: the
- * default one follows synchronous calls only; a test that needs the active span to survive
- * `await` gives one built on the host's async context (AsyncLocalStorage on node).
+ * sums and histogram values. A child span's parent is the span its caller passes, as with the
+ * OpenTelemetry adapter.
  */
-
-/** Holds the active span across calls. */
-export interface ActiveSpanScope {
-  run<T>(span: MemorySpan, work: () => T): T;
-  active(): MemorySpan | undefined;
-}
-
-/** A scope that follows synchronous calls only. */
-export class SynchronousSpanScope implements ActiveSpanScope {
-  private current: MemorySpan | undefined;
-
-  run<T>(span: MemorySpan, work: () => T): T {
-    const previous = this.current;
-    this.current = span;
-    try {
-      return work();
-    } finally {
-      this.current = previous;
-    }
-  }
-
-  active(): MemorySpan | undefined {
-    return this.current;
-  }
-}
 
 /** One recorded span. */
 export interface RecordedSpan {
@@ -104,7 +78,6 @@ export class MemorySpan implements TelemetrySpan {
 export interface MemoryTelemetryOptions {
   /** Milliseconds, for span durations (default: a clock that never moves). */
   readonly now?: () => number;
-  readonly scope?: ActiveSpanScope;
 }
 
 /** The in-memory Telemetry adapter. */
@@ -113,14 +86,12 @@ export class MemoryTelemetry implements Telemetry {
   readonly finished: RecordedSpan[] = [];
   private readonly counters = new Map<string, number>();
   private readonly histograms = new Map<string, number[]>();
-  private readonly scope: ActiveSpanScope;
   readonly now: () => number;
   private ids = 0;
   stopped = false;
 
   constructor(options: MemoryTelemetryOptions = {}) {
     this.now = options.now ?? (() => 0);
-    this.scope = options.scope ?? new SynchronousSpanScope();
   }
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
@@ -128,15 +99,9 @@ export class MemoryTelemetry implements Telemetry {
     return new MemorySpan(this, name, 'server', parent?.traceId ?? this.nextId(32), this.nextId(16), parent?.spanId, attributes, this.now());
   }
 
-  startChildSpan(name: string, attributes: TelemetryAttributes): TelemetrySpan | undefined {
-    const parent = this.scope.active();
-    if (!parent) return undefined;
+  startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
+    if (!(parent instanceof MemorySpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
     return new MemorySpan(this, name, 'internal', parent.traceId, this.nextId(16), parent.spanId, attributes, this.now());
-  }
-
-  withSpan<T>(span: TelemetrySpan, work: () => T): T {
-    if (!(span instanceof MemorySpan)) throw new TypeError('withSpan needs a span of this telemetry');
-    return this.scope.run(span, work);
   }
 
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {

@@ -32,7 +32,7 @@ export function pmDeleteTool(deps: PmTrackerToolDeps) {
     async run({ id, confirm, ...guards }, ctx) {
       const consent = deps.consent({ tool: 'pm_delete', confirm, ctx });
       try {
-        const result = await deps.tracker.delete(id, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await deps.trackerFor(ctx).delete(id, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const text = result.replayed
           ? `Replay of idempotency key '${result.receipt.idempotencyKey ?? ''}': ${id} was already deleted. First receipt ${result.receipt.receiptId}.`
           : `Deleted ${id}; its history is kept. Receipt ${result.receipt.receiptId}.`;
@@ -62,8 +62,8 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
     effect: 'read',
     idempotent: true,
     longRunning: true,
-    async run(args) {
-      const report = await deps.tracker.validate();
+    async run(args, ctx) {
+      const report = await deps.trackerFor(ctx).validate();
       const sorted = [...report.findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
       const offset = args.cursor === undefined ? 0 : Math.min(sorted.length, decodeOffsetCursor('pm_validate', {}, args.cursor));
       const page = sorted.slice(offset, offset + (args.limit ?? 50));
@@ -104,7 +104,7 @@ export function pmExportTool(deps: PmTrackerToolDeps) {
     idempotent: false,
     longRunning: true,
     async run({ format }, ctx) {
-      const done = await deps.tracker.export((format ?? 'json') as TrackerExportFormat, ctx.signal);
+      const done = await deps.trackerFor(ctx).export((format ?? 'json') as TrackerExportFormat, ctx.signal);
       return { data: { ...done }, text: `Exported ${done.items} items as ${done.format} to ${done.path} (${done.bytes} bytes, ${done.digest}).` };
     },
   });

@@ -69,8 +69,8 @@ export function pmContextTool(deps: PmTrackerToolDeps) {
     output: { properties: CONTEXT_PROPERTIES, required: CONTEXT_REQUIRED },
     effect: 'read',
     idempotent: true,
-    async run() {
-      const data = await readContext(deps.tracker);
+    async run(_args, ctx) {
+      const data = await readContext(deps.trackerFor(ctx));
       return { data, text: renderContext(data) };
     },
   });

@@ -26,7 +26,7 @@ export function pmCreateTool(deps: PmTrackerToolDeps) {
       const { idempotencyKey, ...input } = args;
       const custom = completeRequiredCustomFields(deps.tracker.config, (input as { custom?: Record<string, string | number | boolean> }).custom ?? {}, input.title, ctx);
       const create = { ...input, ...(Object.keys(custom).length ? { custom } : {}) } as CreateInput;
-      const result = await deps.tracker.create(create, mutationOptions(deps, ctx, { idempotencyKey }));
+      const result = await deps.trackerFor(ctx).create(create, mutationOptions(deps, ctx, { idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Created ${result.item.id}`, result) };
     },
   });
@@ -46,7 +46,7 @@ export function pmUpdateTool(deps: PmTrackerToolDeps) {
     idempotent: false,
     async run(args, ctx) {
       const { id, expectedRevision, idempotencyKey, ...input } = args;
-      const result = await deps.tracker.update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
+      const result = await deps.trackerFor(ctx).update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Updated ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
     },
   });

@@ -92,8 +92,8 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     output: { properties: { item: ITEM_SCHEMA, commentsTotal: OUTPUT.int }, required: ['item', 'commentsTotal'] },
     effect: 'read',
     idempotent: true,
-    async run(args) {
-      const item = await deps.tracker.get(args.id);
+    async run(args, ctx) {
+      const item = await deps.trackerFor(ctx).get(args.id);
       // The tracker hands out one frozen object per version of the file: its version number
       // keys the serialized result.
       const view = itemView(item, args.comments ?? 10);
@@ -131,8 +131,8 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
     },
     effect: 'read',
     idempotent: true,
-    async run(args) {
-      const { entries: all, faults } = await deps.tracker.verifiedHistory(args.id);
+    async run(args, ctx) {
+      const { entries: all, faults } = await deps.trackerFor(ctx).verifiedHistory(args.id);
       const bad = new Set(faults.map((f) => f.line));
       // A page is the latest `limit` entries before a position (the end, or the cursor's), newest kept when the budget cuts.
       const key = { id: args.id, patches: args.patches === true };

@@ -83,7 +83,7 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     async run(args, ctx) {
       const assignee = deps.actorOf(ctx);
-      const { unreadable, ...result } = await deps.tracker.next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
+      const { unreadable, ...result } = await deps.trackerFor(ctx).next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
       const missing = leftOut(unreadable);
       const text = result.item
         ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
@@ -128,7 +128,7 @@ export function pmListTool(deps: PmTrackerToolDeps) {
     output: { properties: { items: SUMMARIES, total: OUTPUT.int, nextCursor: OUTPUT.str, omitted: OMITTED_SCHEMA, ...UNREADABLE_OUTPUT }, required: ['items', 'total'] },
     effect: 'read',
     idempotent: true,
-    async run(args) {
+    async run(args, ctx) {
       const query = { ...args, limit: args.limit ?? 20 };
       const hidden = !args.all && !args.status?.length ? ` (${[...TERMINAL_STATUSES].join(' and ')} hidden; all: true shows them)` : '';
       const view = ({ unreadable, ...result }: ListResult & Unreadable, omitted?: PmMcpBudgetOmission) => {
@@ -143,14 +143,14 @@ export function pmListTool(deps: PmTrackerToolDeps) {
           ].join('\n'),
         };
       };
-      const result = await deps.tracker.list(query);
+      const result = await deps.trackerFor(ctx).list(query);
       // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
       const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
       const fit = rowsWithinBudget(result.items.length, (n) =>
         n < result.items.length ? view({ ...result, items: result.items.slice(0, n), nextCursor: CURSOR_ALLOWANCE }, omission(result.items.length - n)) : view(result),
       );
       if (fit >= result.items.length) return view(result);
-      const shorter = await deps.tracker.list({ ...query, limit: Math.max(1, fit) });
+      const shorter = await deps.trackerFor(ctx).list({ ...query, limit: Math.max(1, fit) });
       return view(shorter, omission(result.items.length - shorter.items.length));
     },
   });
@@ -181,11 +181,11 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
     },
     effect: 'read',
     idempotent: true,
-    async run({ cursor, limit = 10, ...query }) {
+    async run({ cursor, limit = 10, ...query }, ctx) {
       // Pages are positions in the ranking of one query (the tracker ranks at most MAX_SEARCH_RANKED).
       const key = { query: query.query, status: query.status ?? [], openOnly: query.openOnly ?? false };
       const offset = cursor === undefined ? 0 : decodeOffsetCursor('pm_search', key, cursor);
-      const result = await deps.tracker.search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
+      const result = await deps.trackerFor(ctx).search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
       const hits = result.results.slice(offset);
       const missing = leftOut(result.unreadable);
       const ranked = Math.min(result.total, MAX_SEARCH_RANKED);

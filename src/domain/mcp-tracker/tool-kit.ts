@@ -18,9 +18,19 @@ import { mcpToolArguments } from './tool-arguments.js';
  * path's duplicated JSON text is the core's business).
  */
 
+/**
+ * The tracker that serves one request: the plain tracker, or (tracing on) a view of it whose
+ * reads and writes are child spans of that request's span. Handlers call the tracker through
+ * this with their own request context, so the request's span travels with the request itself.
+ */
+export type PmTrackerFor = (ctx: McpRequestContext) => Tracker;
+
 /** What the tools need: the tracker, who acts for a request, and how consent is obtained. */
 export interface PmTrackerToolDeps {
+  /** The tracker, for what does not belong to one request (its configuration, when the tools are built). */
   readonly tracker: Tracker;
+  /** The tracker a request's operations go through. */
+  readonly trackerFor: PmTrackerFor;
   /** The actor recorded for mutations made by this request (undefined: the tracker's default). */
   actorOf(ctx: McpRequestContext): string | undefined;
   readonly consent: PmMcpConsentResolver;

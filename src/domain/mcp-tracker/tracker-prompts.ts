@@ -4,6 +4,7 @@ import type { McpPromptMessage } from '../mcp/wire-types.js';
 import { TERMINAL_STATUSES } from '../tracker/config.js';
 import type { Item } from '../tracker/item.js';
 import type { Tracker } from '../tracker/tracker.js';
+import type { PmTrackerFor } from './tool-kit.js';
 import { contextData } from './context-tool.js';
 import { completeItemIds } from './item-completion.js';
 import { renderContext, renderItem } from './render.js';
@@ -34,12 +35,13 @@ async function blockerLines(tracker: Tracker, item: Item): Promise<string[]> {
   return lines;
 }
 
-function orientation(tracker: Tracker): McpPromptDefinition {
+function orientation(trackerFor: PmTrackerFor): McpPromptDefinition {
   return {
     name: 'orientation',
     title: 'Orientation',
     description: 'Where the project stands and how to work with pm here.',
-    async get() {
+    async get(_args, ctx) {
+      const tracker = trackerFor(ctx);
       const context = contextData(await tracker.context());
       return {
         description: 'Project orientation',
@@ -59,13 +61,14 @@ function orientation(tracker: Tracker): McpPromptDefinition {
   };
 }
 
-function claimAndStart(tracker: Tracker): McpPromptDefinition {
+function claimAndStart(trackerFor: PmTrackerFor): McpPromptDefinition {
   return {
     name: 'claim-and-start',
     title: 'Claim and start',
     description: 'Claim an item and start work on it, with its live state, blockers and acceptance criteria.',
     arguments: [{ name: 'id', description: 'The item to start, e.g. pm-a1b2c3.', required: true }],
-    async get(args) {
+    async get(args, ctx) {
+      const tracker = trackerFor(ctx);
       const item = await tracker.get(args.id ?? '');
       const blockers = await blockerLines(tracker, item);
       const unfinished = blockers.filter((l) => l.endsWith('(unfinished)')).length;
@@ -93,11 +96,11 @@ function claimAndStart(tracker: Tracker): McpPromptDefinition {
         ],
       };
     },
-    complete: (argument, value) => (argument === 'id' ? completeItemIds(tracker, value) : []),
+    complete: (argument, value, _context, ctx) => (argument === 'id' ? completeItemIds(trackerFor(ctx), value) : []),
   };
 }
 
-function evidenceAndClose(tracker: Tracker): McpPromptDefinition {
+function evidenceAndClose(trackerFor: PmTrackerFor): McpPromptDefinition {
   return {
     name: 'evidence-and-close',
     title: 'Evidence and close',
@@ -106,7 +109,8 @@ function evidenceAndClose(tracker: Tracker): McpPromptDefinition {
       { name: 'id', description: 'The item to close.', required: true },
       { name: 'evidence', description: 'What shows the work is done: a commit, a passing test, a link.', required: true },
     ],
-    async get(args) {
+    async get(args, ctx) {
+      const tracker = trackerFor(ctx);
       const evidence = (args.evidence ?? '').trim();
       if (evidence.length > MAX_EVIDENCE) throw new PmMcpInvalidParamsError(`evidence is ${evidence.length} characters; at most ${MAX_EVIDENCE}`, { name: 'evidence-and-close', argument: 'evidence' });
       const item = await tracker.get(args.id ?? '');
@@ -127,11 +131,11 @@ function evidenceAndClose(tracker: Tracker): McpPromptDefinition {
       }
       return { description: `Evidence and close ${item.id}`, messages: [text(lines.join('\n')), link(item)] };
     },
-    complete: (argument, value) => (argument === 'id' ? completeItemIds(tracker, value) : []),
+    complete: (argument, value, _context, ctx) => (argument === 'id' ? completeItemIds(trackerFor(ctx), value) : []),
   };
 }
 
-/** The prompt registry of a tracker server. */
-export function createPmTrackerPrompts(tracker: Tracker): PmMcpPromptRegistry {
-  return new PmMcpPromptRegistry([orientation(tracker), claimAndStart(tracker), evidenceAndClose(tracker)]);
+/** The prompt registry of a tracker server; prompts read through `trackerFor` (the request's tracker). */
+export function createPmTrackerPrompts(tracker: Tracker, trackerFor: PmTrackerFor = () => tracker): PmMcpPromptRegistry {
+  return new PmMcpPromptRegistry([orientation(trackerFor), claimAndStart(trackerFor), evidenceAndClose(trackerFor)]);
 }

@@ -10,6 +10,7 @@ import type { McpCachePolicy, McpResourceDescriptor } from '../mcp/wire-types.js
 import type { ItemSummary } from '../tracker/index-entry.js';
 import { ITEM_ID_PATTERN } from '../tracker/item.js';
 import type { Tracker } from '../tracker/tracker.js';
+import type { PmTrackerFor } from './tool-kit.js';
 import { readContext } from './context-tool.js';
 import { readPmGuidance } from './guidance.js';
 import { completeItemIds } from './item-completion.js';
@@ -44,12 +45,12 @@ function itemDescriptor(s: ItemSummary): McpResourceDescriptor {
 }
 
 /** Lists one resource per item, ordered by id, with the tracker's cursors (bad cursors are -32602). */
-export function pmItemResourceLister(tracker: Tracker): McpResourceLister {
+export function pmItemResourceLister(trackerFor: PmTrackerFor): McpResourceLister {
   return {
     cache: PM_TRACKER_DATA_CACHE,
-    async list(cursor, limit) {
+    async list(cursor, limit, ctx) {
       try {
-        const page = await tracker.list({ all: true, sort: 'id', limit: Math.min(Math.max(limit, 1), 500), ...(cursor !== undefined ? { cursor } : {}) });
+        const page = await trackerFor(ctx).list({ all: true, sort: 'id', limit: Math.min(Math.max(limit, 1), 500), ...(cursor !== undefined ? { cursor } : {}) });
         return { resources: page.items.map(itemDescriptor), ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
       } catch (error) {
         if (error instanceof ValidationError && error.data.field === 'cursor') throw new PmMcpInvalidParamsError(`Invalid cursor: ${error.message}`, { cursor });
@@ -60,7 +61,7 @@ export function pmItemResourceLister(tracker: Tracker): McpResourceLister {
 }
 
 /** The fixed resources: context, claims, guidance. */
-export function pmFixedResources(tracker: Tracker, fs: FileSystem): McpResourceDefinition[] {
+export function pmFixedResources(tracker: Tracker, fs: FileSystem, trackerFor: PmTrackerFor = () => tracker): McpResourceDefinition[] {
   return [
     {
       uri: PM_CONTEXT_URI,
@@ -69,7 +70,7 @@ export function pmFixedResources(tracker: Tracker, fs: FileSystem): McpResourceD
       description: 'Snapshot: counts by status and type, the next ready item, active claims, recent changes.',
       mimeType: JSON_MIME,
       cache: PM_TRACKER_DATA_CACHE,
-      read: async () => [{ uri: PM_CONTEXT_URI, mimeType: JSON_MIME, text: JSON.stringify(await readContext(tracker)) }],
+      read: async (ctx) => [{ uri: PM_CONTEXT_URI, mimeType: JSON_MIME, text: JSON.stringify(await readContext(trackerFor(ctx))) }],
     },
     {
       uri: PM_CLAIMS_URI,
@@ -78,8 +79,8 @@ export function pmFixedResources(tracker: Tracker, fs: FileSystem): McpResourceD
       description: 'Items someone holds a live claim on, soonest expiry first.',
       mimeType: JSON_MIME,
       cache: PM_TRACKER_DATA_CACHE,
-      read: async () => {
-        const { claims } = await tracker.context();
+      read: async (ctx) => {
+        const { claims } = await trackerFor(ctx).context();
         return [{ uri: PM_CLAIMS_URI, mimeType: JSON_MIME, text: JSON.stringify({ claims, total: claims.length }) }];
       },
     },
@@ -99,7 +100,7 @@ export function pmFixedResources(tracker: Tracker, fs: FileSystem): McpResourceD
 }
 
 /** The `pm://items/{id}` template: reads one item as JSON; completes ids by prefix. */
-export function pmItemTemplate(tracker: Tracker): McpResourceTemplateDefinition {
+export function pmItemTemplate(trackerFor: PmTrackerFor): McpResourceTemplateDefinition {
   return {
     uriTemplate: PM_ITEM_URI_TEMPLATE,
     name: 'item',
@@ -107,16 +108,16 @@ export function pmItemTemplate(tracker: Tracker): McpResourceTemplateDefinition 
     description: 'One work item as JSON: fields, description, acceptance criteria, links, claim, closure, comments.',
     mimeType: JSON_MIME,
     cache: PM_TRACKER_DATA_CACHE,
-    async read(uri, variables) {
+    async read(uri, variables, ctx) {
       const id = variables.id ?? '';
       if (!ITEM_ID_PATTERN.test(id)) throw new NotFoundError(`no item ${id}`, { itemId: id });
-      return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(await tracker.get(id)) }];
+      return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(await trackerFor(ctx).get(id)) }];
     },
-    complete: (argument, value) => (argument === 'id' ? completeItemIds(tracker, value) : []),
+    complete: (argument, value, _context, ctx) => (argument === 'id' ? completeItemIds(trackerFor(ctx), value) : []),
   };
 }
 
-/** The resource registry of a tracker server. */
-export function createPmTrackerResources(tracker: Tracker, fs: FileSystem): PmMcpResourceRegistry {
-  return new PmMcpResourceRegistry(pmFixedResources(tracker, fs), [pmItemTemplate(tracker)], pmItemResourceLister(tracker));
+/** The resource registry of a tracker server; reads go through `trackerFor` (the request's tracker). */
+export function createPmTrackerResources(tracker: Tracker, fs: FileSystem, trackerFor: PmTrackerFor = () => tracker): PmMcpResourceRegistry {
+  return new PmMcpResourceRegistry(pmFixedResources(tracker, fs, trackerFor), [pmItemTemplate(trackerFor)], pmItemResourceLister(trackerFor));
 }

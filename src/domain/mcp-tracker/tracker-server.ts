@@ -6,7 +6,7 @@ import type { Tracker } from '../tracker/tracker.js';
 import { elicitationConsent, type PmMcpConsentResolver } from './consent.js';
 import { resolvePmMcpToolSelection, type PmMcpToolName } from './profiles.js';
 import { createPmTrackerTools } from './tool-catalog.js';
-import { resolvePmMcpActor, type PmTrackerToolDeps } from './tool-kit.js';
+import { resolvePmMcpActor, type PmTrackerFor, type PmTrackerToolDeps } from './tool-kit.js';
 import { createPmTrackerPrompts } from './tracker-prompts.js';
 import { createPmTrackerResources } from './tracker-resources.js';
 
@@ -20,6 +20,12 @@ import { createPmTrackerResources } from './tracker-resources.js';
 /** What a host passes; everything the core accepts besides tools/resources/prompts passes through. */
 export interface PmTrackerMcpServerOptions extends Omit<PmMcpServerOptions, 'tools' | 'resources' | 'prompts' | 'instructions'> {
   readonly tracker: Tracker;
+  /**
+   * The tracker each request's tools, resources and prompts call (default: `tracker` for all):
+   * with tracing on, the composition's per-request view whose operations are child spans of
+   * the request's span.
+   */
+  readonly trackerFor?: PmTrackerFor;
   /** Reads the repository guidance (AGENTS.md, CLAUDE.md) for pm://guidance. */
   readonly fs: FileSystem;
   /** PM_MCP_PROFILE; unset: custom when `tools` names some, else core (see resolvePmMcpToolSelection). */
@@ -55,9 +61,11 @@ export function pmTrackerInstructions(tools: readonly PmMcpToolName[]): string {
 }
 
 /** The tool deps of a server: actor resolution and consent around the tracker. */
-export function pmTrackerToolDeps(options: Pick<PmTrackerMcpServerOptions, 'tracker' | 'defaultActor' | 'consent'>): PmTrackerToolDeps {
+export function pmTrackerToolDeps(options: Pick<PmTrackerMcpServerOptions, 'tracker' | 'trackerFor' | 'defaultActor' | 'consent'>): PmTrackerToolDeps {
+  const { tracker } = options;
   return {
-    tracker: options.tracker,
+    tracker,
+    trackerFor: options.trackerFor ?? (() => tracker),
     actorOf: (ctx) => resolvePmMcpActor(ctx, options.defaultActor),
     consent: options.consent ?? elicitationConsent,
   };
@@ -65,15 +73,15 @@ export function pmTrackerToolDeps(options: Pick<PmTrackerMcpServerOptions, 'trac
 
 /** The core's server options for a tracker (throws PmMcpToolSelectionError on a bad profile or tool list). */
 export function buildPmTrackerMcpServerOptions(options: PmTrackerMcpServerOptions): PmMcpServerOptions {
-  const { tracker, fs, profile, tools, defaultActor, consent, instructions, ...core } = options;
+  const { tracker, trackerFor, fs, profile, tools, defaultActor, consent, instructions, ...core } = options;
   const { tools: names } = resolvePmMcpToolSelection(profile, tools);
   return {
     ...core,
     instructions: instructions ?? pmTrackerInstructions(names),
     // Built on first use: discovery does not need the catalogue (the names are checked above).
-    tools: new PmMcpToolRegistry(() => createPmTrackerTools(pmTrackerToolDeps({ tracker, defaultActor, consent }), names)),
-    resources: createPmTrackerResources(tracker, fs),
-    prompts: createPmTrackerPrompts(tracker),
+    tools: new PmMcpToolRegistry(() => createPmTrackerTools(pmTrackerToolDeps({ tracker, ...(trackerFor ? { trackerFor } : {}), defaultActor, consent }), names)),
+    resources: createPmTrackerResources(tracker, fs, trackerFor),
+    prompts: createPmTrackerPrompts(tracker, trackerFor),
     // The catalogue's schemas come from config.yaml (types, statuses, lease): read it before
     // anything but discover is served, so an opened-deferred tracker is ready for every tool.
     // A host's own preparation (its extensions') runs beside it.

@@ -4,6 +4,7 @@ import type { McpRequestContext } from '../mcp/request-context.js';
 import { readMcpTraceContext, type McpTraceContext } from '../mcp/request-meta.js';
 import { MCP_META } from '../mcp/protocol.js';
 import type { JsonObject } from '../mcp/wire-types.js';
+import type { McpRequestSpans } from './request-spans.js';
 
 /**
  * One OpenTelemetry server span per MCP request, named and attributed after the OpenTelemetry
@@ -14,13 +15,17 @@ import type { JsonObject } from '../mcp/wire-types.js';
  * `mcp.server.operation.duration` histogram. The remote parent is the request's own W3C trace
  * context — `_meta.traceparent` first, then the `traceparent` header — and nothing else, so no
  * two requests share a trace by accident (seed 004 "Decision": per-request trace isolation).
- * Argument values are recorded only when the operator opts in (`captureContent`).
+ * Argument values are recorded only when the operator opts in (`captureContent`). The span is
+ * bound to the request's context (`spans`), which is how the tracker's child spans find their
+ * parent.
  */
 
 /** Options of {@link McpTracingObserver}. */
 export interface McpTracingOptions {
   /** Record `gen_ai.tool.call.arguments` (the operator's opt-in: arguments can hold item contents). */
   readonly captureContent?: boolean;
+  /** Where each request's span is bound to its context, for child spans (none: no child spans). */
+  readonly spans?: McpRequestSpans;
 }
 
 /** The semantic-convention name of the duration histogram. */
@@ -79,13 +84,15 @@ class McpTracingObservation implements McpRequestObservation {
     private readonly telemetry: Telemetry,
     private readonly span: TelemetrySpan,
     private readonly metric: Record<string, string | undefined>,
+    private readonly spans: McpRequestSpans | undefined,
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.telemetry.withSpan(this.span, work);
+    return work();
   }
 
   resolved(ctx: McpRequestContext): void {
+    this.spans?.bind(ctx, this.span);
     this.revision = ctx.revision;
     this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
   }
@@ -150,6 +157,6 @@ export class McpTracingObserver implements McpRequestObserver {
       'mcp.protocol.version': undefined,
       'error.type': undefined,
     };
-    return new McpTracingObservation(this.telemetry, span, metric);
+    return new McpTracingObservation(this.telemetry, span, metric, this.options.spans);
   }
 }

@@ -1,16 +1,19 @@
 import type { Telemetry, TelemetrySpan } from '../../ports/telemetry.js';
 import { PmError } from '../errors/pm-error.js';
+import type { McpRequestContext } from '../mcp/request-context.js';
 import type { Tracker } from '../tracker/tracker.js';
+import type { McpRequestSpans } from './request-spans.js';
 
 /**
  * Child spans for tracker reads and writes (operators see where a request's time went): each
- * call of one of the operations below, made while a request's span is active, becomes an
- * internal span `pm.tracker {operation}` with `pm.tracker.operation` and `pm.tracker.access`
- * (read or write). Arguments and item contents are never recorded. Calls made outside any
- * request (start-up, the index watch) create no span. The tracker itself is not changed: the
- * composition wraps it only when tracing is on. The span is not made active while the
- * operation runs: the operation runs on the untraced tracker, so nothing can start beneath it,
- * and a traced request is spared a context switch per tracker call.
+ * call of one of the operations below, made through the tracker a traced request's handler is
+ * given, becomes an internal span `pm.tracker {operation}` under that request's server span,
+ * with `pm.tracker.operation` and `pm.tracker.access` (read or write). Arguments and item
+ * contents are never recorded. The parent is found from the request's own context (the
+ * {@link McpRequestSpans} the tracing observer binds), never from an async "active span", so
+ * concurrent requests cannot take each other's parent. Calls outside any traced request
+ * (start-up, the index watch, the CLI) use the plain tracker and create no span. The tracker
+ * itself is not changed: the composition hands the MCP server this lookup only when tracing is on.
  */
 
 /** The tracker operations that become spans, by access. */
@@ -35,24 +38,38 @@ export const PM_TRACED_TRACKER_OPERATIONS: Readonly<Record<string, 'read' | 'wri
   delete: 'write',
 });
 
-/** `tracker` with its reads and writes traced through `telemetry`. */
-export function traceTracker(tracker: Tracker, telemetry: Telemetry): Tracker {
+/** The tracker a request's handlers call (the plain one when the request is not traced). */
+export type TrackerOfRequest = (ctx: McpRequestContext) => Tracker;
+
+/** Per request: `tracker` with its reads and writes traced as children of the request's span in `spans`. */
+export function traceTracker(tracker: Tracker, telemetry: Telemetry, spans: McpRequestSpans): TrackerOfRequest {
+  const views = new WeakMap<McpRequestContext, Tracker>();
+  return (ctx) => {
+    const span = spans.spanOf(ctx);
+    if (!span) return tracker;
+    let view = views.get(ctx);
+    if (!view) views.set(ctx, (view = tracedView(tracker, telemetry, span)));
+    return view;
+  };
+}
+
+/** The operation's span name and attributes, made once per operation. */
+const SPAN_SHAPES = new Map(
+  Object.entries(PM_TRACED_TRACKER_OPERATIONS).map(([operation, access]) => [operation, { name: `pm.tracker ${operation}`, attributes: Object.freeze({ 'pm.tracker.operation': operation, 'pm.tracker.access': access }) }]),
+);
+
+/** `tracker` with the traced operations starting child spans of `parent`; everything else passes through. */
+function tracedView(tracker: Tracker, telemetry: Telemetry, parent: TelemetrySpan): Tracker {
   const wrapped = new Map<string, unknown>();
   return new Proxy(tracker, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      const access = typeof property === 'string' ? PM_TRACED_TRACKER_OPERATIONS[property] : undefined;
-      if (access === undefined || typeof value !== 'function') return value;
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      const shape = typeof property === 'string' ? SPAN_SHAPES.get(property) : undefined;
+      if (shape === undefined || typeof value !== 'function') return value;
       let traced = wrapped.get(property as string);
       if (!traced) {
         const method = value as (...args: unknown[]) => Promise<unknown>;
-        const name = `pm.tracker ${String(property)}`;
-        const attributes = { 'pm.tracker.operation': String(property), 'pm.tracker.access': access };
-        traced = (...args: unknown[]) => {
-          const span = telemetry.startChildSpan(name, attributes);
-          if (!span) return method.apply(target, args);
-          return settle(span, () => method.apply(target, args));
-        };
+        traced = (...args: unknown[]) => settle(telemetry.startChildSpan(shape.name, shape.attributes, parent), () => method.apply(target, args));
         wrapped.set(property as string, traced);
       }
       return traced;

@@ -34,41 +34,39 @@ export function describeTelemetryContract(label: string, subject: () => Promise<
       expect(bad!.parentSpanId).toBeUndefined();
     });
 
-    it('a server span never inherits the active span', async () => {
+    it('a server span never inherits a span started or still open before it', async () => {
       const outer = probe.telemetry.startServerSpan('outer', {}, { traceparent: PARENT });
-      probe.telemetry.withSpan(outer, () => probe.telemetry.startServerSpan('inner', {}, undefined).end());
+      probe.telemetry.startServerSpan('inner', {}, undefined).end();
       outer.end();
       const [inner] = await probe.spans();
       expect(inner!.parentSpanId).toBeUndefined();
       expect(inner!.traceId).not.toBe('0af7651916cd43dd8448eb211c80319c');
     });
 
-    it('child spans nest under the active span across await, and need one', async () => {
-      expect(probe.telemetry.startChildSpan('orphan', {})).toBeUndefined();
+    it('child spans nest under the parent they are given, in its trace', async () => {
       const server = probe.telemetry.startServerSpan('server', {}, undefined);
-      await probe.telemetry.withSpan(server, async () => {
-        await new Promise((resolve) => setImmediate(resolve));
-        const child = probe.telemetry.startChildSpan('child', { 'pm.tracker.access': 'read' })!;
-        await probe.telemetry.withSpan(child, async () => {
-          await Promise.resolve();
-          probe.telemetry.startChildSpan('grandchild', {})!.end();
-        });
-        child.end();
-      });
+      await new Promise((resolve) => setImmediate(resolve));
+      const child = probe.telemetry.startChildSpan('child', { 'pm.tracker.access': 'read', skipped: undefined }, server);
+      await Promise.resolve();
+      probe.telemetry.startChildSpan('grandchild', {}, child).end();
+      child.end();
       server.end();
       const byName = new Map((await probe.spans()).map((span) => [span.name, span]));
       expect(byName.get('child')).toMatchObject({ kind: 'internal', traceId: byName.get('server')!.traceId, parentSpanId: byName.get('server')!.spanId, attributes: { 'pm.tracker.access': 'read' } });
-      expect(byName.get('grandchild')!.parentSpanId).toBe(byName.get('child')!.spanId);
+      expect(byName.get('child')!.attributes).not.toHaveProperty('skipped');
+      expect(byName.get('grandchild')).toMatchObject({ traceId: byName.get('server')!.traceId, parentSpanId: byName.get('child')!.spanId });
     });
 
-    it('concurrent requests keep their own active spans', async () => {
-      const run = (name: string, parent: string) => {
+    it('a child span refuses a parent that is not a span of this telemetry', () => {
+      expect(() => probe.telemetry.startChildSpan('orphan', {}, { setAttributes() {}, fail() {}, end: () => 0 })).toThrow(TypeError);
+    });
+
+    it('concurrent requests keep their own parents', async () => {
+      const run = async (name: string, parent: string) => {
         const span = probe.telemetry.startServerSpan(name, {}, { traceparent: parent });
-        return probe.telemetry.withSpan(span, async () => {
-          await new Promise((resolve) => setTimeout(resolve, name === 'a' ? 5 : 1));
-          probe.telemetry.startChildSpan(`${name}-child`, {})!.end();
-          span.end();
-        });
+        await new Promise((resolve) => setTimeout(resolve, name === 'a' ? 5 : 1));
+        probe.telemetry.startChildSpan(`${name}-child`, {}, span).end();
+        span.end();
       };
       await Promise.all([run('a', PARENT), run('b', '00-1af7651916cd43dd8448eb211c80319c-c7ad6b7169203331-01')]);
       const byName = new Map((await probe.spans()).map((span) => [span.name, span]));

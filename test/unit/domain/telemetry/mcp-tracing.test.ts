@@ -2,10 +2,10 @@ import { MemoryTelemetry } from '../../../../src/adapters/memory/memory-telemetr
 import { createPmMcpMethodRegistry, PmMcpDispatcher, type PmMcpConnection } from '../../../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer } from '../../../../src/domain/mcp-tracker/index.js';
 import { MCP_SERVER_DURATION_METRIC, McpTracingObserver } from '../../../../src/domain/telemetry/mcp-tracing-observer.js';
+import { McpRequestSpans } from '../../../../src/domain/telemetry/request-spans.js';
 import { traceTracker } from '../../../../src/domain/telemetry/traced-tracker.js';
 import { McpUsageCounter, PM_MCP_REQUESTS_METRIC } from '../../../../src/domain/telemetry/usage-counter.js';
 import type { TransportFacts } from '../../../../src/ports/transport.js';
-import { AsyncSpanScope } from '../../../support/async-span-scope.js';
 import { MODERN_META } from '../../../support/mcp-fake-server.js';
 import { memoryTracker } from '../../../support/memory-tracker.js';
 
@@ -20,10 +20,11 @@ const PARENT_B = '00-1bf7651916cd43dd8448eb211c80319c-c7ad6b7169203331-01';
 
 async function setup(options: { captureContent?: boolean } = {}) {
   const env = await memoryTracker();
-  const telemetry = new MemoryTelemetry({ scope: new AsyncSpanScope() });
+  const telemetry = new MemoryTelemetry();
   const usage = new McpUsageCounter({ telemetry });
-  const server = createPmTrackerMcpServer({ tracker: traceTracker(env.tracker, telemetry), fs: env.fs, serverInfo: { name: 'pm', version: '0.1.0' }, profile: 'full', legacyLogging: true });
-  const dispatcher = new PmMcpDispatcher(server, createPmMcpMethodRegistry(server), { observers: [new McpTracingObserver(telemetry, options), usage] });
+  const spans = new McpRequestSpans();
+  const server = createPmTrackerMcpServer({ tracker: env.tracker, trackerFor: traceTracker(env.tracker, telemetry, spans), fs: env.fs, serverInfo: { name: 'pm', version: '0.1.0' }, profile: 'full', legacyLogging: true });
+  const dispatcher = new PmMcpDispatcher(server, createPmMcpMethodRegistry(server), { observers: [new McpTracingObserver(telemetry, { ...options, spans }), usage] });
   await dispatcher.prepare();
   const connection = dispatcher.connect();
   const send = async (message: unknown, facts: TransportFacts = { kind: 'stdio' }, on: PmMcpConnection = connection) => {
@@ -90,6 +91,38 @@ test('trace context is never shared across requests: each span has only its own 
     const parent = telemetry.finished.find((span) => span.spanId === child.parentSpanId)!;
     expect(parent.traceId).toBe(child.traceId);
   }
+});
+
+test('concurrent requests: every tracker span is a child of its own request span, however their awaits interleave', async () => {
+  const { env, telemetry, dispatcher, send } = await setup();
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i++) ids.push((await env.tracker.create({ title: `item ${i}` })).item.id);
+  telemetry.finished.length = 0;
+  // Tools (one tracker call or several), a resource read and a prompt, all in flight at once on
+  // two connections, half with a remote parent: each child must sit under its own request.
+  const requests = ids.flatMap((id, i) => [
+    call(10 + i, 'pm_get', { id }, i % 2 ? { traceparent: PARENT_A } : {}),
+    call(20 + i, 'pm_deps', { id }),
+    call(30 + i, 'pm_comment', { id, text: `note ${i}` }, i % 2 ? {} : { traceparent: PARENT_B }),
+    { jsonrpc: '2.0', id: 40 + i, method: 'resources/read', params: { uri: `pm://items/${id}`, _meta: MODERN_META } },
+    { jsonrpc: '2.0', id: 50 + i, method: 'prompts/get', params: { name: 'claim-and-start', arguments: { id }, _meta: MODERN_META } },
+  ]);
+  const other = dispatcher.connect();
+  await Promise.all(requests.map((request, i) => send(request, { kind: 'stdio' }, i % 2 ? other : undefined)));
+  const servers = telemetry.finished.filter((span) => span.kind === 'server');
+  expect(servers).toHaveLength(requests.length);
+  const byRequest = new Map(servers.map((span) => [span.attributes['jsonrpc.request.id'], span]));
+  const children = telemetry.finished.filter((span) => span.kind === 'internal');
+  const expected: Record<string, string[]> = { '1': ['pm.tracker get'], '2': ['pm.tracker get', 'pm.tracker list'], '3': ['pm.tracker comment'], '4': ['pm.tracker get'], '5': ['pm.tracker get'] };
+  for (const [requestId, server] of byRequest) {
+    const own = children.filter((span) => span.parentSpanId === server.spanId);
+    for (const child of own) expect(child.traceId).toBe(server.traceId);
+    for (const name of expected[String(requestId).slice(0, 1)]!) expect(own.map((span) => span.name)).toContain(name);
+  }
+  // Every child has exactly one server span as its parent, in that span's trace.
+  for (const child of children) expect(servers.filter((span) => span.spanId === child.parentSpanId && span.traceId === child.traceId)).toHaveLength(1);
+  expect(byRequest.get('11')).toMatchObject({ traceId: '0af7651916cd43dd8448eb211c80319c' });
+  expect(byRequest.get('30')).toMatchObject({ traceId: '1bf7651916cd43dd8448eb211c80319c' });
 });
 
 test('usage counts per era, revision and client reach the pm.mcp.requests counter', async () => {
