@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
-import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
+import { SQLITE_INDEX_COUNT_TABLES, SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
 import { storedScore, wordCounts, type WordCounts } from './sqlite-index-words.js';
 
@@ -128,7 +128,8 @@ export class SqliteIndexBuild implements IndexBuild {
       const cache = live.pragma('cache_size', { simple: true }) as number;
       live.pragma('cache_size = -65536');
       live.transaction(() => {
-        for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
+        // The count tables last: their triggers fire on the deletes before (sqlite-index-schema.ts), and refill them on the copies after.
+        for (const table of [...COPIED, 'postings', ...SQLITE_INDEX_COUNT_TABLES]) live.exec(`DELETE FROM main.${table}`);
         for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
         live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
         live.exec(`UPDATE main.items SET
