@@ -1,5 +1,6 @@
 import type { IndexFilter, Readiness, ReadinessQuery } from '../../ports/item-index-store.js';
-import type { SqliteStatement } from './sqlite-driver.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver.js';
+import { SQLITE_INDEX_COUNTS_DDL } from './sqlite-index-schema.js';
 import { filterSql } from './sqlite-index-sql.js';
 
 type Prepare = (sql: string) => SqliteStatement;
@@ -60,4 +61,23 @@ export class SqliteIndexCounts {
     }
     return counts;
   }
+}
+
+const COUNT_TRIGGERS = [...SQLITE_INDEX_COUNTS_DDL.matchAll(/CREATE TRIGGER IF NOT EXISTS (\w+)/g)].map((match) => match[1]!);
+
+/**
+ * Runs `copy` (the first build's copy of every row, in the caller's transaction) with the
+ * count triggers dropped, then counts the copied rows in two grouped passes and creates the
+ * triggers again: a trigger per copied row would cost several times the copy itself.
+ */
+export function copyUncounted(db: SqliteDatabase, copy: () => void): void {
+  for (const trigger of COUNT_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS main.${trigger}`);
+  copy();
+  db.exec(`DELETE FROM main.item_counts;
+    INSERT INTO main.item_counts(status, type, assigned, who, blocked, busy, n)
+      SELECT status, type, assignee IS NOT NULL, coalesce(assignee, ''), blocked, busy, count(*) FROM main.items GROUP BY 1, 2, 3, 4, 5, 6;
+    DELETE FROM main.tag_counts;
+    INSERT INTO main.tag_counts(tag, status, type, assigned, who, n)
+      SELECT g.tag, i.status, i.type, i.assignee IS NOT NULL, coalesce(i.assignee, ''), count(*) FROM main.tags g JOIN main.items i ON i.rid = g.rid GROUP BY 1, 2, 3, 4, 5;`);
+  db.exec(SQLITE_INDEX_COUNTS_DDL);
 }
