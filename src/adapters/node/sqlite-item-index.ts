@@ -43,9 +43,11 @@ export interface PageTuning {
   readonly sortBelow: number;
   readonly walk: number;
   readonly keptCounts?: boolean;
+  /** Sum searches over posting columns read into memory (sqlite-index-columns.ts; default true); false: in SQL. */
+  readonly postingColumns?: boolean;
 }
 
-const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000, keptCounts: true };
+const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000, keptCounts: true, postingColumns: true };
 
 /** The index that holds the items in each list order (the sort fields, id last). */
 const SORT_INDEXES: Readonly<Record<string, string>> = {
@@ -79,7 +81,12 @@ export class SqliteItemIndex implements ItemIndexStore {
   private db: Database | undefined;
   private ino: number | undefined;
   private readonly statements = new Map<string, Statement>();
-  private readonly words = new SqliteWordSearch((sql) => this.stmt(sql));
+  /** Commits of this connection (its own commits leave SQLite's data_version as it was). */
+  private commits = 0;
+  private readonly words = new SqliteWordSearch(
+    (sql) => this.stmt(sql),
+    () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
+  );
   private readonly counts = new SqliteIndexCounts((sql) => this.stmt(sql));
 
   /**
@@ -127,7 +134,10 @@ export class SqliteItemIndex implements ItemIndexStore {
       rmSync(lock, { force: true });
       return 'replaced';
     }
-    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => rmSync(lock, { force: true }));
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => {
+      this.commits++;
+      rmSync(lock, { force: true });
+    });
   }
 
   apply(changes: readonly IndexChange[]): number {
@@ -181,6 +191,8 @@ export class SqliteItemIndex implements ItemIndexStore {
     } catch (error) {
       this.words.forget();
       throw error;
+    } finally {
+      this.commits++;
     }
   }
 
