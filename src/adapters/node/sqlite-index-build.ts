@@ -3,6 +3,7 @@ import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
+import { copyUncounted } from './sqlite-index-counts.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
 import { storedScore, wordCounts, type PostingWord, type WordCounts } from './sqlite-index-words.js';
 
@@ -54,7 +55,7 @@ function isAlive(pid: number): boolean {
  * separate file with no secondary index and no journal (journal_mode=OFF,
  * synchronous=OFF: a crash leaves a broken build file, which nobody reads and the next build
  * removes). {@link finish} copies them into the live database in one transaction, postings in
- * key order, then computes the readiness marks there: readers see the old
+ * key order, then computes the readiness marks and the kept counts there: readers see the old
  * (empty) index until the commit and the whole new one after it. The live file is never
  * replaced by a rename: in WAL mode its -wal and -shm files are paired with it by name only, so
  * a database renamed into place could be read with another database's log.
@@ -128,12 +129,14 @@ export class SqliteIndexBuild implements IndexBuild {
       const cache = live.pragma('cache_size', { simple: true }) as number;
       live.pragma('cache_size = -65536');
       live.transaction(() => {
-        for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
-        for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
-        live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
-        live.exec(`UPDATE main.items SET
-          blocked = EXISTS (SELECT 1 FROM main.links l LEFT JOIN main.items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL}))),
-          busy = EXISTS (SELECT 1 FROM main.items c WHERE c.parent = items.id AND c.status NOT IN (${TERMINAL_SQL}))`);
+        copyUncounted(live, () => {
+          for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
+          for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
+          live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
+          live.exec(`UPDATE main.items SET
+            blocked = EXISTS (SELECT 1 FROM main.links l LEFT JOIN main.items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL}))),
+            busy = EXISTS (SELECT 1 FROM main.items c WHERE c.parent = items.id AND c.status NOT IN (${TERMINAL_SQL}))`);
+        });
         live.prepare("INSERT OR REPLACE INTO main.meta(key, value) VALUES ('digest', ?)").run(String(this.digest));
       }).immediate();
       live.pragma(`cache_size = ${cache}`);

@@ -3,7 +3,7 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 6;
+export const SQLITE_INDEX_SCHEMA = 7;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
@@ -53,8 +53,60 @@ CREATE TABLE IF NOT EXISTS postings(
 ) WITHOUT ROWID;
 `;
 
+/**
+ * The kept counts of the SQLite index (docs/TRACKER.md "The derived index"): how many items
+ * there are per combination of the low-cardinality fields list and next filter on (status,
+ * type, assignee, and next's blocked and busy marks), and per tag and combination. SQLite
+ * triggers keep them in the same transaction as every write to `items` and `tags` (each applied
+ * change, the marks' refresh and the first build's copy), so no writer can forget them. A
+ * total of such a filter is a sum over a few rows instead of a pass over every matching item.
+ * `assignee` is generated from the key (`assigned`, `who`): a key column cannot be NULL, and
+ * the filter SQL of `items` then applies to these tables as it is.
+ */
+export const SQLITE_INDEX_COUNTS_DDL = `
+CREATE TABLE IF NOT EXISTS item_counts(
+  status TEXT NOT NULL, type TEXT NOT NULL, assigned INTEGER NOT NULL, who TEXT NOT NULL, blocked INTEGER NOT NULL, busy INTEGER NOT NULL, n INTEGER NOT NULL,
+  assignee TEXT GENERATED ALWAYS AS (CASE WHEN assigned = 1 THEN who END) VIRTUAL,
+  PRIMARY KEY(status, type, assigned, who, blocked, busy)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tag_counts(
+  tag TEXT NOT NULL, status TEXT NOT NULL, type TEXT NOT NULL, assigned INTEGER NOT NULL, who TEXT NOT NULL, n INTEGER NOT NULL,
+  assignee TEXT GENERATED ALWAYS AS (CASE WHEN assigned = 1 THEN who END) VIRTUAL,
+  PRIMARY KEY(tag, status, type, assigned, who)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS items_counted AFTER INSERT ON items BEGIN
+  INSERT INTO item_counts(status, type, assigned, who, blocked, busy, n) VALUES (new.status, new.type, new.assignee IS NOT NULL, coalesce(new.assignee, ''), new.blocked, new.busy, 1)
+    ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS items_uncounted AFTER DELETE ON items BEGIN
+  UPDATE item_counts SET n = n - 1 WHERE status = old.status AND type = old.type AND assigned = (old.assignee IS NOT NULL) AND who = coalesce(old.assignee, '') AND blocked = old.blocked AND busy = old.busy;
+END;
+CREATE TRIGGER IF NOT EXISTS items_recounted AFTER UPDATE OF status, type, assignee, blocked, busy ON items
+  WHEN old.status IS NOT new.status OR old.type IS NOT new.type OR old.assignee IS NOT new.assignee OR old.blocked IS NOT new.blocked OR old.busy IS NOT new.busy
+BEGIN
+  UPDATE item_counts SET n = n - 1 WHERE status = old.status AND type = old.type AND assigned = (old.assignee IS NOT NULL) AND who = coalesce(old.assignee, '') AND blocked = old.blocked AND busy = old.busy;
+  INSERT INTO item_counts(status, type, assigned, who, blocked, busy, n) VALUES (new.status, new.type, new.assignee IS NOT NULL, coalesce(new.assignee, ''), new.blocked, new.busy, 1)
+    ON CONFLICT DO UPDATE SET n = n + 1;
+  UPDATE tag_counts SET n = n - 1 WHERE tag IN (SELECT tag FROM tags WHERE rid = old.rid) AND status = old.status AND type = old.type AND assigned = (old.assignee IS NOT NULL) AND who = coalesce(old.assignee, '')
+    AND (old.status IS NOT new.status OR old.type IS NOT new.type OR old.assignee IS NOT new.assignee);
+  INSERT INTO tag_counts(tag, status, type, assigned, who, n) SELECT tag, new.status, new.type, new.assignee IS NOT NULL, coalesce(new.assignee, ''), 1 FROM tags
+    WHERE rid = new.rid AND (old.status IS NOT new.status OR old.type IS NOT new.type OR old.assignee IS NOT new.assignee)
+    ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS tags_counted AFTER INSERT ON tags BEGIN
+  INSERT INTO tag_counts(tag, status, type, assigned, who, n) SELECT new.tag, status, type, assignee IS NOT NULL, coalesce(assignee, ''), 1 FROM items WHERE rid = new.rid
+    ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS tags_uncounted AFTER DELETE ON tags BEGIN
+  UPDATE tag_counts SET n = n - 1 WHERE (tag, status, type, assigned, who) IN (SELECT old.tag, status, type, assignee IS NOT NULL, coalesce(assignee, '') FROM items WHERE rid = old.rid);
+END;
+`;
+
+/** The count tables, emptied with the others when the index is reset or built anew (their triggers go with `items` and `tags`). */
+export const SQLITE_INDEX_COUNT_TABLES = ['item_counts', 'tag_counts'] as const;
+
 /** Every table of the schema, dropped when a database of another version is reset. */
-export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'comment_lines', 'comment_fts'] as const;
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'comment_lines', 'comment_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;
 
 /** The SQLite error codes that mean the file is not a usable database. */
 export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

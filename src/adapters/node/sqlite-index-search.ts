@@ -3,6 +3,8 @@ import type { IndexedItem, IndexFilter, SearchCandidate, SearchCandidatesQuery, 
 import type { SqliteStatement } from './sqlite-driver.js';
 import { filterSql, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, type ItemRow } from './sqlite-index-sql.js';
 import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts, type PostingWord } from './sqlite-index-words.js';
+import { MAX_COUNT, PostingColumns } from './sqlite-index-columns.js';
+import { columnsTop } from './sqlite-index-top.js';
 
 type Prepare = (sql: string) => SqliteStatement;
 
@@ -38,12 +40,23 @@ const WORD_IDS = 200_000;
  */
 export class SqliteWordSearch {
   private readonly wordIds = new BoundedCache<string, number>('SQLite index word ids', WORD_IDS);
+  private readonly columns: PostingColumns;
 
-  constructor(private readonly stmt: Prepare) {}
+  /**
+   * @param version a value that changes with every commit to the database; undefined: sum
+   *   every search in SQL (the plain path)
+   */
+  constructor(
+    private readonly stmt: Prepare,
+    version: () => string | undefined = () => undefined,
+  ) {
+    this.columns = new PostingColumns(stmt, version);
+  }
 
-  /** Forgets the word ids (another database file, or a transaction that rolled back). */
+  /** Forgets the word ids and posting columns (another database file, or a transaction that rolled back). */
   forget(): void {
     this.wordIds.clear();
+    this.columns.clear();
   }
 
   /**
@@ -96,7 +109,7 @@ export class SqliteWordSearch {
   /** The candidates that can rank first (see the port's SearchTop), with the total. */
   top(query: SearchTopQuery): SearchTop {
     const byId = this.idCandidate(query);
-    const fast = this.oneWordTop(query, byId);
+    const fast = this.oneWordTop(query, byId) ?? this.columnsTop(query, byId);
     if (fast) return fast;
     const { weights, phraseBonus, limit } = query.ranking;
     const plan = this.plan(query, weights);
@@ -142,6 +155,28 @@ export class SqliteWordSearch {
       total++;
     }
     return { total, candidates };
+  }
+
+  /**
+   * Word terms and a filter of statuses only: summed in memory over the words' posting columns
+   * (sqlite-index-columns.ts, sqlite-index-top.ts), the same answer as the SQL plan below.
+   */
+  private columnsTop(query: SearchTopQuery, byId: SearchCandidate | undefined): SearchTop | undefined {
+    const columns = this.columns;
+    if (!query.terms.every(isWord) || !statusSql(query.filter) || query.cap > MAX_COUNT || !columns.sync()) return undefined;
+    columns.items();
+    const words = query.terms.map((term) => this.wordsContaining(term).map(([wid, word]) => [wid, occurrencesIn(word, term)] as const));
+    const idRid = this.stmt('SELECT rid FROM items WHERE id = ?').pluck().get(query.phrase) as number | undefined;
+    const found = columnsTop(query, {
+      columns,
+      words,
+      statuses: columns.allowed(query.filter.statuses, query.filter.excludeStatuses),
+      idRid,
+      inTitle: (rids) => new Set(rids.length === 0 ? [] : (this.stmt('SELECT i.rid FROM json_each(?) j JOIN items i ON i.rid = j.value WHERE instr(i.title_lc, ?) > 0').pluck().all(JSON.stringify(rids), query.phrase) as number[])),
+      rows: (rids) => new Map((this.stmt('SELECT i.rid, i.id, i.updated FROM items i WHERE i.rid IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(rids)) as [number, string, string][]).map(([rid, id, updated]) => [rid, { id, updated }])),
+    });
+    if (!byId) return found;
+    return { total: found.total + 1, candidates: [...found.candidates, byId] };
   }
 
   /**

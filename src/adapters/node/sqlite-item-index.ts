@@ -22,9 +22,10 @@ import type {
   SearchTop,
   SearchTopQuery,
 } from '../../ports/item-index-store.js';
-import { CORRUPT_CODES, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { CORRUPT_CODES, SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { SqliteIndexCounts } from './sqlite-index-counts.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
-import { filterSql, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
+import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch, type PostingKeys } from './sqlite-index-search.js';
 import type { PostingWord } from './sqlite-index-words.js';
 import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
@@ -35,14 +36,19 @@ type Statement = SqliteStatement;
 /**
  * How {@link SqliteItemIndex.page} finds a page. With at least `sortBelow` matches it walks the
  * sort's index, testing at most `walk` rows; otherwise (or when the walk found too few) it
- * sorts the matching rowids. Either way the answer is the same; only the cost differs.
+ * sorts the matching rowids. `keptCounts` (default true) takes totals and next's counts from
+ * the kept counts where they cover the filter (sqlite-index-counts.ts); false counts every
+ * match. Either way the answer is the same; only the cost differs.
  */
 export interface PageTuning {
   readonly sortBelow: number;
   readonly walk: number;
+  readonly keptCounts?: boolean;
+  /** Sum searches over posting columns read into memory (sqlite-index-columns.ts; default true); false: in SQL. */
+  readonly postingColumns?: boolean;
 }
 
-const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000 };
+const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000, keptCounts: true, postingColumns: true };
 
 /** The index that holds the items in each list order (the sort fields, id last). */
 const SORT_INDEXES: Readonly<Record<string, string>> = {
@@ -80,7 +86,13 @@ export class SqliteItemIndex implements ItemIndexStore {
   private db: Database | undefined;
   private ino: number | undefined;
   private readonly statements = new Map<string, Statement>();
-  private readonly words = new SqliteWordSearch((sql) => this.stmt(sql));
+  /** Commits of this connection (its own commits leave SQLite's data_version as it was). */
+  private commits = 0;
+  private readonly words = new SqliteWordSearch(
+    (sql) => this.stmt(sql),
+    () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
+  );
+  private readonly counts = new SqliteIndexCounts((sql) => this.stmt(sql));
 
   /**
    * @param path the database file (created with its directory when missing)
@@ -127,7 +139,10 @@ export class SqliteItemIndex implements ItemIndexStore {
       rmSync(lock, { force: true });
       return 'replaced';
     }
-    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => rmSync(lock, { force: true }));
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => {
+      this.commits++;
+      rmSync(lock, { force: true });
+    });
   }
 
   apply(changes: readonly IndexChange[]): number {
@@ -183,6 +198,8 @@ export class SqliteItemIndex implements ItemIndexStore {
     } catch (error) {
       this.words.forget();
       throw error;
+    } finally {
+      this.commits++;
     }
   }
 
@@ -267,7 +284,8 @@ export class SqliteItemIndex implements ItemIndexStore {
     const after = query.after ? ` AND (${columns.join(', ')}) ${query.descending ? '<' : '>'} (${columns.map(() => '?').join(', ')})` : '';
     const afterParams = query.after ?? [];
     const read = this.requireDb().transaction(() => {
-      const total = this.stmt(`SELECT count(*) FROM items i WHERE ${where.sql}`).pluck().get(...where.params) as number;
+      const total = (this.tuning.keptCounts !== false ? this.counts.total(query.filter) : undefined)
+        ?? (this.stmt(`SELECT count(*) FROM items i WHERE ${where.sql}`).pluck().get(...where.params) as number);
       let rids: number[] | undefined;
       const index = SORT_INDEXES[query.sort.join(',')];
       if (index && total >= this.tuning.sortBelow) {
@@ -282,8 +300,8 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   /**
-   * The counts come from one pass over the covering index items_next (the marks are kept by
-   * {@link apply}); the ready items from items_queue, which holds the unblocked open items in
+   * The counts come from the kept counts (sqlite-index-counts.ts) or, for a tag filter, one pass
+   * over the covering index items_next (the marks are kept by {@link apply}); the ready items from items_queue, which holds the unblocked open items in
    * next's order, so only the rows returned and the claimed or assigned ones before them are read.
    */
   readiness(query: ReadinessQuery): Readiness {
@@ -292,19 +310,25 @@ export class SqliteItemIndex implements ItemIndexStore {
     const claimed = `((i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?)) OR (i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ?))`;
     const claimedParams = [query.nowIso, assignee, assignee, assignee, assignee];
     const read = this.requireDb().transaction(() => {
-      const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
-      const category = `CASE WHEN i.blocked = 1 THEN 1 WHEN ${claimed} THEN 2 WHEN i.busy = 1 THEN 3 ELSE 0 END`;
-      for (const [kind, count] of this.stmt(`SELECT ${category} AS category, count(*) FROM items i INDEXED BY items_next WHERE ${where.sql} GROUP BY category`).raw().all(...claimedParams, ...where.params) as [number, number][]) {
-        counts.open += count;
-        if (kind === 0) counts.ready += count;
-        else if (kind === 1) counts.blocked += count;
-        else if (kind === 2) counts.claimed += count;
-        else counts.containers += count;
-      }
+      const counts = (this.tuning.keptCounts !== false ? this.counts.readiness(query) : undefined) ?? this.countReadiness(where, claimed, claimedParams);
       const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} ORDER BY i.priority, i.created, i.id LIMIT ?`).pluck().all(...where.params, ...claimedParams, query.limit) as number[];
       return { counts, ready: this.rowsOf(rids) };
     });
     return read.deferred();
+  }
+
+  /** Next's counts the plain way: one pass over the covering index items_next. */
+  private countReadiness(where: SqlCondition, claimed: string, claimedParams: readonly unknown[]): Readiness['counts'] {
+    const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
+    const category = `CASE WHEN i.blocked = 1 THEN 1 WHEN ${claimed} THEN 2 WHEN i.busy = 1 THEN 3 ELSE 0 END`;
+    for (const [kind, count] of this.stmt(`SELECT ${category} AS category, count(*) FROM items i INDEXED BY items_next WHERE ${where.sql} GROUP BY category`).raw().all(...claimedParams, ...where.params) as [number, number][]) {
+      counts.open += count;
+      if (kind === 0) counts.ready += count;
+      else if (kind === 1) counts.blocked += count;
+      else if (kind === 2) counts.claimed += count;
+      else counts.containers += count;
+    }
+    return counts;
   }
 
   searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
@@ -424,6 +448,7 @@ export class SqliteItemIndex implements ItemIndexStore {
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
       db.exec(SQLITE_INDEX_DDL);
+      db.exec(SQLITE_INDEX_COUNTS_DDL);
       db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
     }).immediate();
     return { created: true, reason };
@@ -435,6 +460,7 @@ export class SqliteItemIndex implements ItemIndexStore {
       if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
       for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
       db.exec(SQLITE_INDEX_DDL);
+      db.exec(SQLITE_INDEX_COUNTS_DDL);
       db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
     }).immediate();
     this.statements.clear();

@@ -18,23 +18,44 @@ describe('search over the SQLite word table', () => {
         return { ...e, title, updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body: text(Math.floor(random() * 15)).toLowerCase(), comments: random() < 0.3 ? text(5).toLowerCase() : '' } };
       });
     const sqlite = new SqliteItemIndex(`${dir()}/index.sqlite`);
+    // The plain path: every search grouped in SQL, no posting columns in memory.
+    const plain = new SqliteItemIndex(`${dir()}/plain.sqlite`, undefined, { sortBelow: 2000, walk: 5000, postingColumns: false });
     const memory = new MemoryItemIndex();
     sqlite.open();
+    plain.open();
     memory.open();
     let items = make();
-    for (const store of [sqlite, memory]) store.apply(items.map((e, n) => put(e, n)));
+    for (const store of [sqlite, plain, memory]) store.apply(items.map((e, n) => put(e, n)));
     for (let round = 0; round < 150; round++) {
       if (round % 30 === 29) {
         // Edit a quarter of the items (texts, priority, status) and drop a few.
         const next = make();
         const changes = items.flatMap((e, n) => (n % 4 === round % 4 ? [put({ ...next[n]!, id: e.id }, 1000 + round * 300 + n)] : n % 37 === 0 ? [{ kind: 'gone' as const, id: e.id }] : []));
-        for (const store of [sqlite, memory]) store.apply(changes);
+        for (const store of [sqlite, plain, memory]) store.apply(changes);
         items = items.map((e, n) => (n % 4 === round % 4 ? { ...next[n]!, id: e.id } : e));
       }
       const query = [skew(), ...(random() < 0.4 ? [skew()] : []), ...(random() < 0.1 ? ['zzz'] : [])].join(random() < 0.8 ? ' ' : ', ');
       const options = { query: random() < 0.1 ? items[Math.floor(random() * items.length)]!.id : query, limit: 1 + Math.floor(random() * 10), ...(random() < 0.3 ? { openOnly: true } : random() < 0.2 ? { status: ['open'] } : {}) };
-      expect([options, runSearchQuery(sqlite, options)]).toEqual([options, runSearchQuery(memory, options)]);
+      const want = runSearchQuery(memory, options);
+      expect([options, runSearchQuery(sqlite, options)]).toEqual([options, want]);
+      expect([options, runSearchQuery(plain, options)]).toEqual([options, want]);
     }
     sqlite.close();
+    plain.close();
+  });
+
+  it('sums over posting columns read before another connection\'s commit only until that commit', () => {
+    const [reader, writer] = [1, 2].map(() => new SqliteItemIndex(`${dir()}/shared.sqlite`));
+    for (const store of [reader!, writer!]) store.open();
+    const item = (id: string, body: string) => ({ ...population(prng(1), 1)[0]!, id, status: 'open', title: 'x', text: { title: 'x', body, comments: '' } });
+    writer!.apply([put(item('pm-a', 'cache reindex'), 1), put(item('pm-b', 'index'), 2)]);
+    const search = () => runSearchQuery(reader!, { query: 'index cache' }).results.map((hit) => hit.id);
+    expect(search()).toEqual(['pm-a']);
+    writer!.apply([put(item('pm-b', 'index cache cache'), 3)]);
+    expect(search()).toEqual(['pm-b', 'pm-a']);
+    writer!.apply([{ kind: 'gone', id: 'pm-b' }]);
+    reader!.apply([put(item('pm-c', 'cached index'), 4)]);
+    expect(search()).toEqual(['pm-a', 'pm-c']);
+    for (const store of [reader!, writer!]) store.close();
   });
 });
