@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
+import { PostingsBuffer } from './sqlite-index-postings.js';
 import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { copyUncounted } from './sqlite-index-counts.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
@@ -10,11 +11,14 @@ import { storedScore, wordCounts, type PostingWord, type WordCounts } from './sq
 const DIGEST_MODULUS = 2 ** 48;
 const POSTINGS_PER_INSERT = 256;
 
-/** The build file's tables: the schema's, without its secondary indexes, postings unkeyed (filled in any order). */
-const BUILD_DDL = SQLITE_INDEX_DDL.split(';')
-  .map((statement) => statement.trim())
-  .filter((statement) => statement && !statement.startsWith('CREATE INDEX') )
-  .map((statement) => (statement.startsWith('CREATE TABLE IF NOT EXISTS postings(') ? 'CREATE TABLE postings(wid INTEGER, score INTEGER, priority INTEGER, status TEXT, rid INTEGER, t INTEGER, b INTEGER, c INTEGER)' : statement))
+const STATEMENTS = SQLITE_INDEX_DDL.split(';').map((statement) => statement.trim()).filter(Boolean);
+/** The schema's secondary indexes: dropped for the copy and made again after it, from the sorted rows. */
+const SECONDARY_INDEXES = STATEMENTS.filter((statement) => statement.startsWith('CREATE INDEX IF NOT EXISTS '))
+  .map((statement) => statement.replace('CREATE INDEX IF NOT EXISTS ', 'CREATE INDEX IF NOT EXISTS main.'));
+const INDEX_NAMES = SECONDARY_INDEXES.map((statement) => /^CREATE INDEX IF NOT EXISTS main\.(\w+)/.exec(statement)![1]!);
+/** The build file's tables: the schema's (so the copy moves their records as they are), without secondary indexes, vocab and postings. */
+const BUILD_DDL = STATEMENTS
+  .filter((statement) => !statement.startsWith('CREATE INDEX') && !/^CREATE TABLE IF NOT EXISTS (vocab|postings)\(/.test(statement))
   .join(';\n');
 
 /** The tables copied from the build file as they are (their rowids kept). */
@@ -51,20 +55,23 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * A first build of the SQLite index (docs/TRACKER.md "The derived index"): the rows go into a
- * separate file with no secondary index and no journal (journal_mode=OFF,
- * synchronous=OFF: a crash leaves a broken build file, which nobody reads and the next build
- * removes). {@link finish} copies them into the live database in one transaction, postings in
- * key order, then computes the readiness marks and the kept counts there: readers see the old
- * (empty) index until the commit and the whole new one after it. The live file is never
- * replaced by a rename: in WAL mode its -wal and -shm files are paired with it by name only, so
- * a database renamed into place could be read with another database's log.
+ * A first build of the SQLite index (docs/TRACKER.md "The derived index"): the rows of every
+ * table but the word tables go into a separate file with no secondary index and no journal
+ * (journal_mode=OFF, synchronous=OFF: a crash leaves a broken build file, which nobody reads
+ * and the next build removes), the readiness marks are set there, and the postings are kept
+ * packed in memory ({@link PostingsBuffer}). {@link finish} then fills the live database in
+ * one transaction: the secondary indexes are dropped, the tables copied (same definitions on
+ * both sides, so SQLite moves their records as they are), the postings appended in key order,
+ * and the indexes made again, each from one sort of its rows, and the kept counts computed. Readers see the old (empty)
+ * index until the commit and the whole new one after it. The live file is never replaced by a
+ * rename: in WAL mode its -wal and -shm files are paired with it by name only, so a database
+ * renamed into place could be read with another database's log.
  */
 export class SqliteIndexBuild implements IndexBuild {
   private readonly db: SqliteDatabase;
   private readonly wordIds = new Map<string, number>();
   private readonly statements = new Map<string, SqliteStatement>();
-  private readonly postings: unknown[][] = [];
+  private readonly postings = new PostingsBuffer();
   private rid = 0;
   private digest = 0;
   private done = false;
@@ -101,7 +108,6 @@ export class SqliteIndexBuild implements IndexBuild {
         this.digest = (this.digest + hash) % DIGEST_MODULUS;
         if (change.kind === 'item') this.insertItem(change.item, counted[n]!);
       });
-      this.flushPostings();
     })();
   }
 
@@ -121,6 +127,7 @@ export class SqliteIndexBuild implements IndexBuild {
   }
 
   finish(): void {
+    this.markReadiness();
     this.statements.clear();
     this.db.close();
     const live = this.live;
@@ -131,11 +138,10 @@ export class SqliteIndexBuild implements IndexBuild {
       live.transaction(() => {
         copyUncounted(live, () => {
           for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
+          for (const name of INDEX_NAMES) live.exec(`DROP INDEX IF EXISTS main.${name}`);
           for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
-          live.exec('INSERT INTO main.postings SELECT * FROM build.postings ORDER BY wid, score DESC, priority, status, rid');
-          live.exec(`UPDATE main.items SET
-            blocked = EXISTS (SELECT 1 FROM main.links l LEFT JOIN main.items b ON b.id = l.target WHERE l.rid = items.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL}))),
-            busy = EXISTS (SELECT 1 FROM main.items c WHERE c.parent = items.id AND c.status NOT IN (${TERMINAL_SQL}))`);
+          this.insertPostings();
+          for (const statement of SECONDARY_INDEXES) live.exec(statement);
         });
         live.prepare("INSERT OR REPLACE INTO main.meta(key, value) VALUES ('digest', ?)").run(String(this.digest));
       }).immediate();
@@ -168,11 +174,12 @@ export class SqliteIndexBuild implements IndexBuild {
     const rid = ++this.rid;
     this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
     const words: PostingWord[] = [];
+    this.postings.item(rid, item.priority, item.status);
     for (const [word, counts] of counted) {
       const wid = this.wordIds.get(word)!;
       const score = storedScore(counts);
       words.push([wid, score, counts[0], counts[1], counts[2]]);
-      this.postings.push([wid, score, item.priority, item.status, rid, counts[0], counts[1], counts[2]]);
+      this.postings.add(wid, score, counts[0], counts[1], counts[2]);
     }
     this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
@@ -180,14 +187,22 @@ export class SqliteIndexBuild implements IndexBuild {
     for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
   }
 
-  /** Postings go in statements of {@link POSTINGS_PER_INSERT} rows: one call per row would cost more than the row. */
-  private flushPostings(): void {
-    const rows = this.postings;
-    for (let from = 0; from < rows.length; from += POSTINGS_PER_INSERT) {
-      const chunk = rows.slice(from, from + POSTINGS_PER_INSERT);
-      this.stmt(`INSERT INTO postings VALUES ${Array(chunk.length).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`).run(...chunk.flat());
-    }
-    rows.length = 0;
+  /**
+   * The readiness marks, set in the build file once every item is there (both start at 0):
+   * blocked when a blocker is missing or not in a terminal status, busy when a child is not.
+   */
+  private markReadiness(): void {
+    this.db.transaction(() => {
+      this.db.exec(`UPDATE items SET blocked = 1 WHERE rid IN (SELECT l.rid FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${TERMINAL_SQL})))`);
+      this.db.exec(`UPDATE items SET busy = 1 WHERE id IN (SELECT parent FROM items WHERE parent IS NOT NULL AND status NOT IN (${TERMINAL_SQL}))`);
+    })();
+  }
+
+  /** Postings go in key order, in statements of {@link POSTINGS_PER_INSERT} rows: one call per row would cost more than the row. */
+  private insertPostings(): void {
+    const insert = (rows: number) => this.live.prepare(`INSERT INTO main.postings VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+    const full = insert(POSTINGS_PER_INSERT);
+    for (const values of this.postings.chunks(POSTINGS_PER_INSERT)) (values.length === POSTINGS_PER_INSERT * 8 ? full : insert(values.length / 8)).run(...values);
   }
 
   private stmt(sql: string): SqliteStatement {

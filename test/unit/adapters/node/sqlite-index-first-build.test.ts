@@ -5,6 +5,9 @@ import { IndexSync } from '../../../../src/domain/tracker/index-sync.js';
 import { TrackerPaths } from '../../../../src/domain/tracker/tracker-paths.js';
 import { writeBulkItems } from '../../../support/bulk-items.js';
 import { useTempDir } from '../../../support/temp-dir.js';
+import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
+import type { IndexChange } from '../../../../src/ports/item-index-store.js';
+import { population, prng, put, sig } from '../item-index-contract.js';
 
 const dir = useTempDir('pm-first-build-');
 
@@ -25,4 +28,48 @@ describe('the first build of a shared SQLite index', () => {
     expect(stores[1]!.readiness({ status: 'open', nowIso: '2026-02-15T00:00:00.000Z', limit: 3 })).toEqual(stores[0]!.readiness({ status: 'open', nowIso: '2026-02-15T00:00:00.000Z', limit: 3 }));
     for (const store of stores) store.close();
   });
+
+  it('fills the database with the rows, marks and indexes the same changes applied in place give', () => {
+    const random = prng(11);
+    const all = population(random, 1500);
+    const changes: IndexChange[] = all.map((e, n) => put(e, n, { racy: n % 9 === 0, hash: 5000 + n }));
+    changes.splice(700, 0, { kind: 'problem', problem: { id: 'pm-bad', message: 'unreadable' }, file: { signature: sig(9999), hash: 3, racy: false } });
+    const built = new SqliteItemIndex(`${dir()}/built.sqlite`);
+    built.open();
+    const build = built.startBuild();
+    if (typeof build === 'string') throw new Error(`build refused: ${build}`);
+    for (let from = 0; from < changes.length; from += 400) build.add(changes.slice(from, from + 400));
+    build.finish();
+    built.close();
+    const applied = new SqliteItemIndex(`${dir()}/applied.sqlite`);
+    applied.open();
+    applied.apply(changes);
+    applied.close();
+    const [a, b] = [`${dir()}/built.sqlite`, `${dir()}/applied.sqlite`].map((path) => dump(path));
+    expect(a!.tables.postings!.length).toBeGreaterThan(5000);
+    expect(a!.tables.items!.some((row) => row.includes('blocked=1'))).toBe(true);
+    expect(a!.tables.items!.some((row) => row.includes('busy=1'))).toBe(true);
+    expect(a).toEqual(b);
+  });
 });
+
+/** Every row of every table (word ids as their words, which number in any order), and the schema. */
+function dump(path: string): { schema: unknown[]; tables: Record<string, string[]> } {
+  const db = sqliteOpener()(path, 1000);
+  try {
+    const words = new Map((db.prepare('SELECT wid, word FROM vocab').raw().all() as [number, string][]));
+    const word = (wid: unknown) => words.get(wid as number);
+    const rows = (sql: string, show: (row: Record<string, unknown>) => unknown = (row) => row) =>
+      (db.prepare(sql).all() as Record<string, unknown>[]).map((row) => JSON.stringify(show(row))).sort();
+    const tables: Record<string, string[]> = {};
+    for (const table of ['meta', 'files', 'tags', 'links']) tables[table] = rows(`SELECT * FROM ${table}`);
+    tables.items = rows('SELECT * FROM items', (row) => Object.entries(row).map(([key, value]) => `${key}=${String(value)}`).join(' '));
+    tables.texts = rows('SELECT * FROM texts', (row) => ({ ...row, words: (JSON.parse(row.words as string) as [number, number][]).map(([wid, score]) => [word(wid), score]) }));
+    tables.postings = rows('SELECT * FROM postings', (row) => ({ ...row, wid: word(row.wid) }));
+    tables.vocab = rows('SELECT word FROM vocab');
+    const schema = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all();
+    return { schema, tables };
+  } finally {
+    db.close();
+  }
+}
