@@ -82,8 +82,11 @@ const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptanc
  * entry is written again, to the same bytes.
  */
 const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
-/** The YAML of recently written whole lists (entry lines only), by their entries. */
-const listYamls = new ListPrefixCache<string>('item lists', 1024);
+/**
+ * The YAML of recently written whole lists (entry lines only), by their entries. Few: a value is
+ * as large as the item's comments, and only an item's latest list is extended by its next write.
+ */
+const listYamls = new ListPrefixCache<string>('item lists', 128);
 /** The YAML of recently written pairs with a plain value, by key, type and value. */
 const plainPairYamls = new BoundedCache<string, string>('item plain pairs', 8192);
 /** The YAML of recently written pairs with a frozen object value, by that object. */

@@ -190,4 +190,4 @@ function listHasUndefined(list: readonly unknown[]): boolean {
 /** Frozen objects already found free of undefined values (a comment checked once stays so). */
 const KNOWN_DEFINED = new WeakSet<object>();
 /** Whether lists of frozen entries hold an undefined value somewhere, by their entries. */
-const DEFINED_LISTS = new ListPrefixCache<boolean>('item lists checked for undefined', 1024);
+const DEFINED_LISTS = new ListPrefixCache<boolean>('item lists checked for undefined', 128);
