@@ -29,8 +29,10 @@ export interface Scratch {
 
 /** Counts are kept up to this value: a search capping counts at most here gets the same capped sums. */
 export const MAX_COUNT = 255;
-/** Postings held at most; past this the columns are dropped and read again as needed. */
-const MAX_POSTINGS = 3_000_000;
+/** The packing factor of a posting's rowid (rowids stay below 2^29, so a packed posting is an exact double). */
+const PACK = 16_777_216;
+/** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
+const MAX_POSTINGS = 4_000_000;
 
 /**
  * The postings of the words a search reads, copied into typed arrays in this process, with
@@ -121,23 +123,42 @@ export class PostingColumns {
     return (this.itemColumns = columns);
   }
 
+  /** A word's column, read on first use; the words used longest ago make room when more than {@link MAX_POSTINGS} are held. */
   of(wid: number): PostingColumn {
     const known = this.columns.get(wid);
-    if (known) return known;
-    const rows = this.stmt('SELECT rid, t, b, c FROM postings WHERE wid = ?').raw().all(wid) as [number, number, number, number][];
-    if (this.held + rows.length > MAX_POSTINGS) {
-      this.columns.clear();
-      this.held = 0;
+    if (known) {
+      // Map order is use order: the first entries are the ones to drop.
+      this.columns.delete(wid);
+      this.columns.set(wid, known);
+      return known;
     }
-    const n = rows.length;
+    const n = this.stmt('SELECT count(*) FROM postings WHERE wid = ?').pluck().get(wid) as number;
+    for (const [old, column] of this.columns) {
+      if (this.held + n <= MAX_POSTINGS) break;
+      this.columns.delete(old);
+      this.held -= column.rids.length;
+    }
     const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
-    for (let i = 0; i < n; i++) {
-      const [rid, t, b, c] = rows[i]!;
+    // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
+    const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
+    let i = 0;
+    let value = 0;
+    const put = () => {
+      const rid = Math.floor(value / PACK);
+      const counts = value - rid * PACK;
       column.rids[i] = rid;
-      column.t[i] = Math.min(MAX_COUNT, t);
-      column.b[i] = Math.min(MAX_COUNT, b);
-      column.c[i] = Math.min(MAX_COUNT, c);
+      column.t[i] = counts >> 16;
+      column.b[i] = (counts >> 8) & 255;
+      column.c[i] = counts & 255;
+      i++;
+      value = 0;
+    };
+    for (let at = 0; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code === 44) put();
+      else value = value * 10 + code - 48;
     }
+    if (text.length > 0) put();
     this.columns.set(wid, column);
     this.held += n;
     return column;
