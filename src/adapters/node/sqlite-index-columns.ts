@@ -2,7 +2,7 @@ import type { SqliteStatement } from './sqlite-driver.js';
 
 type Prepare = (sql: string) => SqliteStatement;
 
-/** One word's postings as typed arrays (any order): rowid and counts per field (at most {@link MAX_COUNT}). */
+/** One word's postings as typed arrays in rowid order: rowid and counts per field (at most {@link MAX_COUNT}). */
 export interface PostingColumn {
   readonly rids: Int32Array;
   readonly t: Uint8Array;
@@ -141,24 +141,28 @@ export class PostingColumns {
     const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
     // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
     const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
+    const packed = new Float64Array(n);
     let i = 0;
     let value = 0;
-    const put = () => {
-      const rid = Math.floor(value / PACK);
-      const counts = value - rid * PACK;
-      column.rids[i] = rid;
-      column.t[i] = counts >> 16;
-      column.b[i] = (counts >> 8) & 255;
-      column.c[i] = counts & 255;
-      i++;
-      value = 0;
-    };
     for (let at = 0; at < text.length; at++) {
       const code = text.charCodeAt(at);
-      if (code === 44) put();
-      else value = value * 10 + code - 48;
+      if (code !== 44) value = value * 10 + code - 48;
+      else {
+        packed[i++] = value;
+        value = 0;
+      }
     }
-    if (text.length > 0) put();
+    if (text.length > 0) packed[i] = value;
+    // In rowid order, so a search walks its per-item sums front to back instead of all over them.
+    packed.sort();
+    for (let k = 0; k < n; k++) {
+      const rid = Math.floor(packed[k]! / PACK);
+      const counts = packed[k]! - rid * PACK;
+      column.rids[k] = rid;
+      column.t[k] = counts >> 16;
+      column.b[k] = (counts >> 8) & 255;
+      column.c[k] = counts & 255;
+    }
     this.columns.set(wid, column);
     this.held += n;
     return column;
