@@ -2,7 +2,7 @@ import type { SqliteStatement } from './sqlite-driver.js';
 
 type Prepare = (sql: string) => SqliteStatement;
 
-/** One word's postings as typed arrays (any order): rowid and counts per field (at most {@link MAX_COUNT}). */
+/** One word's postings as typed arrays in rowid order: rowid and counts per field (at most {@link MAX_COUNT}). */
 export interface PostingColumn {
   readonly rids: Int32Array;
   readonly t: Uint8Array;
@@ -29,8 +29,10 @@ export interface Scratch {
 
 /** Counts are kept up to this value: a search capping counts at most here gets the same capped sums. */
 export const MAX_COUNT = 255;
-/** Postings held at most; past this the columns are dropped and read again as needed. */
-const MAX_POSTINGS = 3_000_000;
+/** The packing factor of a posting's rowid (rowids stay below 2^29, so a packed posting is an exact double). */
+const PACK = 16_777_216;
+/** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
+const MAX_POSTINGS = 4_000_000;
 
 /**
  * The postings of the words a search reads, copied into typed arrays in this process, with
@@ -121,22 +123,45 @@ export class PostingColumns {
     return (this.itemColumns = columns);
   }
 
+  /** A word's column, read on first use; the words used longest ago make room when more than {@link MAX_POSTINGS} are held. */
   of(wid: number): PostingColumn {
     const known = this.columns.get(wid);
-    if (known) return known;
-    const rows = this.stmt('SELECT rid, t, b, c FROM postings WHERE wid = ?').raw().all(wid) as [number, number, number, number][];
-    if (this.held + rows.length > MAX_POSTINGS) {
-      this.columns.clear();
-      this.held = 0;
+    if (known) {
+      // Map order is use order: the first entries are the ones to drop.
+      this.columns.delete(wid);
+      this.columns.set(wid, known);
+      return known;
     }
-    const n = rows.length;
+    const n = this.stmt('SELECT count(*) FROM postings WHERE wid = ?').pluck().get(wid) as number;
+    for (const [old, column] of this.columns) {
+      if (this.held + n <= MAX_POSTINGS) break;
+      this.columns.delete(old);
+      this.held -= column.rids.length;
+    }
     const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
-    for (let i = 0; i < n; i++) {
-      const [rid, t, b, c] = rows[i]!;
-      column.rids[i] = rid;
-      column.t[i] = Math.min(MAX_COUNT, t);
-      column.b[i] = Math.min(MAX_COUNT, b);
-      column.c[i] = Math.min(MAX_COUNT, c);
+    // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
+    const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
+    const packed = new Float64Array(n);
+    let i = 0;
+    let value = 0;
+    for (let at = 0; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code !== 44) value = value * 10 + code - 48;
+      else {
+        packed[i++] = value;
+        value = 0;
+      }
+    }
+    if (text.length > 0) packed[i] = value;
+    // In rowid order, so a search walks its per-item sums front to back instead of all over them.
+    packed.sort();
+    for (let k = 0; k < n; k++) {
+      const rid = Math.floor(packed[k]! / PACK);
+      const counts = packed[k]! - rid * PACK;
+      column.rids[k] = rid;
+      column.t[k] = counts >> 16;
+      column.b[k] = (counts >> 8) & 255;
+      column.c[k] = counts & 255;
     }
     this.columns.set(wid, column);
     this.held += n;
