@@ -98,7 +98,7 @@ export class PostingsBuffer {
     const i = n & (BLOCK - 1);
     const rid = block.rid[i]!;
     const { priority, status } = this.pairs[this.pairOf[rid]!]!;
-    const large = this.large.get(n);
+    const large = this.large.size === 0 ? undefined : this.large.get(n);
     values[at] = block.wid[i];
     values[at + 1] = block.score[i];
     values[at + 2] = priority;
