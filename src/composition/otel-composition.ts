@@ -7,9 +7,9 @@ import { packageInfo } from './package-info.js';
  * nothing otherwise: the @opentelemetry packages are imported only then, so a server without
  * OpenTelemetry loads none of them and its dispatcher has no tracing observer at all. Spans go
  * through a batch processor (the OTEL_BSP_* settings) to the OTLP/HTTP exporter, metrics through
- * a periodic reader; both
- * exporters take their endpoint, headers and timeouts from the standard variables, and the
- * resource adds OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over pm's own service name.
+ * a periodic reader that also collects pm's own counter and histogram sums; both exporters take
+ * their endpoint, headers and timeouts from the standard variables, and the resource adds
+ * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over pm's own service name.
  */
 export async function createOtelTelemetry(settings: OtelSettings, serviceName: string): Promise<Telemetry | undefined> {
   if (!otelWanted(settings)) return undefined;
@@ -28,6 +28,6 @@ export async function createOtelTelemetry(settings: OtelSettings, serviceName: s
     scope: '@unbrained/pm-cli',
     scopeVersion: version,
     spanProcessors: settings.traces ? [new BatchSpanProcessor(new OTLPTraceExporter(), settings.batch)] : [],
-    metricReaders: settings.metrics ? [new metrics.PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() })] : [],
+    metricReaders: (pmMetrics) => (settings.metrics ? [new metrics.PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), metricProducers: [pmMetrics] })] : []),
   });
 }

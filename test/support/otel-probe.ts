@@ -1,14 +1,16 @@
-import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MetricReader, type MetricProducer, type MetricReaderOptions, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { OtelTelemetry } from '../../src/adapters/node/otel-telemetry.js';
 import type { RecordedSpan } from '../../src/adapters/memory/memory-telemetry.js';
 import type { TelemetryProbe } from '../unit/adapters/telemetry-contract.js';
 
-void MeterProvider;
-
 /** A metric reader a test collects from on demand. */
 class CollectingReader extends MetricReader {
+  constructor(options: MetricReaderOptions) {
+    super(options);
+  }
+
   protected async onForceFlush(): Promise<void> {}
   protected async onShutdown(): Promise<void> {}
 }
@@ -29,13 +31,15 @@ export function recordOf(span: ReadableSpan): RecordedSpan {
 }
 
 /** The OpenTelemetry adapter over an in-memory span exporter and an on-demand metric reader. */
-export function otelProbe(): TelemetryProbe & { readonly exporter: InMemorySpanExporter } {
+export function otelProbe(): TelemetryProbe & { readonly exporter: InMemorySpanExporter; collect(): Promise<ResourceMetrics> } {
   const exporter = new InMemorySpanExporter();
-  const reader = new CollectingReader();
-  const telemetry = new OtelTelemetry({ resource: resourceFromAttributes({ 'service.name': 'pm-test' }), scope: 'pm-test', spanProcessors: [new SimpleSpanProcessor(exporter)], metricReaders: [reader] });
+  let reader!: CollectingReader;
+  const metricReaders = (pmMetrics: MetricProducer) => [(reader = new CollectingReader({ metricProducers: [pmMetrics] }))];
+  const telemetry = new OtelTelemetry({ resource: resourceFromAttributes({ 'service.name': 'pm-test' }), scope: 'pm-test', spanProcessors: [new SimpleSpanProcessor(exporter)], metricReaders });
   return {
     telemetry,
     exporter,
+    collect: async () => ((await reader.collect()) as { resourceMetrics: ResourceMetrics }).resourceMetrics,
     spans: async () => exporter.getFinishedSpans().map(recordOf),
     async counter(name, attributes) {
       const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };

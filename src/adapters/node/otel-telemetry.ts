@@ -1,9 +1,10 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Meter, type ObservableResult, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import { MeterProvider, type MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, type MetricProducer, type MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import { attributesOf, OtelMetricSums } from './otel-metric-sums.js';
 
 /**
  * The Telemetry port over the official OpenTelemetry SDK (seed 004 "Removed, migrated, and
@@ -16,9 +17,9 @@ import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySp
  * takes V8 off its fast await path), which cost a traced server more than the spans themselves.
  *
  * A traced request stays cheap: attributes are copied once, straight onto the span (undefined
- * values left out); counters are summed in memory per attribute set and read by the SDK only at
- * collection time (an observable counter), so a request adds to a number instead of going
- * through the SDK's per-call attribute hashing; histogram instruments are created once.
+ * values left out); counters and histograms are summed in memory per attribute set and handed to
+ * the SDK's metric readers only at collection ({@link OtelMetricSums}, a MetricProducer), so a
+ * request adds to numbers instead of going through the SDK's per-call attribute hashing.
  */
 
 /** What the adapter exports through. */
@@ -26,8 +27,11 @@ export interface OtelTelemetryOptions {
   readonly resource: Resource;
   /** Where finished spans go (a batch processor over an OTLP exporter, or an in-memory exporter in tests). */
   readonly spanProcessors: readonly SpanProcessor[];
-  /** Where metrics go (a periodic reader over an OTLP exporter); none: metrics are not recorded. */
-  readonly metricReaders?: readonly MetricReader[];
+  /**
+   * Where metrics go (a periodic reader over an OTLP exporter), each built with pm's metrics as
+   * one of its `metricProducers`; none: metrics are not recorded.
+   */
+  readonly metricReaders?: (pmMetrics: MetricProducer) => readonly MetricReader[];
   /** Default: the SDK's, read from OTEL_TRACES_SAMPLER (parent-based always-on). */
   readonly sampler?: Sampler;
   /** The instrumentation scope name. */
@@ -40,47 +44,17 @@ const GETTER = {
   get: (carrier: TelemetryRemoteParent, key: string) => (key === 'traceparent' ? carrier.traceparent : key === 'tracestate' ? carrier.tracestate : undefined),
 };
 
-function attributesOf(attributes: TelemetryAttributes): Attributes {
-  const out: Attributes = {};
-  for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
-  return out;
-}
-
-/** A counter's running sums, one per attribute set, read at collection (cumulative, monotonic). */
-class CounterSums {
-  private readonly sums = new Map<string, { readonly attributes: Attributes; value: number }>();
-
-  add(value: number, attributes: TelemetryAttributes): void {
-    if (!(value >= 0)) return; // a counter only grows (the SDK drops negative additions too)
-    const key = keyOf(attributes);
-    const sum = this.sums.get(key);
-    if (sum) sum.value += value;
-    else this.sums.set(key, { attributes: attributesOf(attributes), value });
-  }
-
-  observe(result: ObservableResult): void {
-    for (const sum of this.sums.values()) result.observe(sum.value, sum.attributes);
-  }
-}
-
-/** A key of an attribute set: its defined entries, sorted by name (the same set in any order). */
-function keyOf(attributes: TelemetryAttributes): string {
-  const names: string[] = [];
-  for (const name in attributes) if (attributes[name] !== undefined) names.push(name);
-  names.sort();
-  let key = '';
-  for (const name of names) {
-    const value = attributes[name]!;
-    key += `${name}\u0000${typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b'}${String(value)}\u0000`;
-  }
-  return key;
-}
-
 class OtelSpan implements TelemetrySpan {
   private readonly started = performance.now();
   private ended: number | undefined;
+  private context: Context | undefined;
 
   constructor(readonly span: Span) {}
+
+  /** The context holding this span, made once for all its children. */
+  asParent(): Context {
+    return (this.context ??= trace.setSpan(ROOT_CONTEXT, this.span));
+  }
 
   setAttributes(attributes: TelemetryAttributes): void {
     for (const key in attributes) {
@@ -108,47 +82,40 @@ export class OtelTelemetry implements Telemetry {
   private readonly tracerProvider: BasicTracerProvider;
   private readonly meterProvider: MeterProvider | undefined;
   private readonly tracer: Tracer;
-  private readonly meter: Meter | undefined;
   private readonly propagator = new W3CTraceContextPropagator();
-  private readonly counters = new Map<string, CounterSums>();
-  private readonly histograms = new Map<string, Histogram>();
+  private readonly metrics: OtelMetricSums | undefined;
 
   constructor(options: OtelTelemetryOptions) {
     this.tracerProvider = new BasicTracerProvider({ resource: options.resource, spanProcessors: [...options.spanProcessors], ...(options.sampler ? { sampler: options.sampler } : {}) });
     this.tracer = this.tracerProvider.getTracer(options.scope, options.scopeVersion);
-    if (options.metricReaders?.length) {
-      this.meterProvider = new MeterProvider({ resource: options.resource, readers: [...options.metricReaders] });
-      this.meter = this.meterProvider.getMeter(options.scope, options.scopeVersion);
+    if (options.metricReaders) {
+      const metrics = new OtelMetricSums(options.resource, { name: options.scope, ...(options.scopeVersion !== undefined ? { version: options.scopeVersion } : {}) });
+      const readers = options.metricReaders(metrics);
+      if (readers.length) {
+        // The SDK's meter provider binds the readers (they collect through it, and pm's sums with it).
+        this.meterProvider = new MeterProvider({ resource: options.resource, readers: [...readers] });
+        this.metrics = metrics;
+      }
     }
   }
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
+    // No context manager: the parent is the remote one when valid, else the root context.
     const parent: Context = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
-    const root = trace.getSpanContext(parent) === undefined;
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: attributesOf(attributes), root }, parent));
+    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: attributesOf(attributes) }, parent));
   }
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
     if (!(parent instanceof OtelSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributesOf(attributes) }, trace.setSpan(ROOT_CONTEXT, parent.span)));
+    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributesOf(attributes) }, parent.asParent()));
   }
 
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
-    if (!this.meter) return;
-    let counter = this.counters.get(name);
-    if (!counter) {
-      const sums = (counter = new CounterSums());
-      this.counters.set(name, sums);
-      this.meter.createObservableCounter(name).addCallback((result) => sums.observe(result));
-    }
-    counter.add(value, attributes);
+    this.metrics?.add(name, value, attributes);
   }
 
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void {
-    if (!this.meter) return;
-    let histogram = this.histograms.get(name);
-    if (!histogram) this.histograms.set(name, (histogram = this.meter.createHistogram(name, unit ? { unit } : {})));
-    histogram.record(value, attributesOf(attributes));
+    this.metrics?.record(name, value, attributes, unit);
   }
 
   async shutdown(): Promise<void> {

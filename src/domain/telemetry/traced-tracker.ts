@@ -43,12 +43,13 @@ export type TrackerOfRequest = (ctx: McpRequestContext) => Tracker;
 
 /** Per request: `tracker` with its reads and writes traced as children of the request's span in `spans`. */
 export function traceTracker(tracker: Tracker, telemetry: Telemetry, spans: McpRequestSpans): TrackerOfRequest {
+  const viewOf = tracedViews(tracker, telemetry);
   const views = new WeakMap<McpRequestContext, Tracker>();
   return (ctx) => {
     const span = spans.spanOf(ctx);
     if (!span) return tracker;
     let view = views.get(ctx);
-    if (!view) views.set(ctx, (view = tracedView(tracker, telemetry, span)));
+    if (!view) views.set(ctx, (view = viewOf(span)));
     return view;
   };
 }
@@ -58,33 +59,56 @@ const SPAN_SHAPES = new Map(
   Object.entries(PM_TRACED_TRACKER_OPERATIONS).map(([operation, access]) => [operation, { name: `pm.tracker ${operation}`, attributes: Object.freeze({ 'pm.tracker.operation': operation, 'pm.tracker.access': access }) }]),
 );
 
-/** `tracker` with the traced operations starting child spans of `parent`; everything else passes through. */
-function tracedView(tracker: Tracker, telemetry: Telemetry, parent: TelemetrySpan): Tracker {
-  const wrapped = new Map<string, unknown>();
-  return new Proxy(tracker, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      const shape = typeof property === 'string' ? SPAN_SHAPES.get(property) : undefined;
-      if (shape === undefined || typeof value !== 'function') return value;
-      let traced = wrapped.get(property as string);
-      if (!traced) {
-        const method = value as (...args: unknown[]) => Promise<unknown>;
-        traced = (...args: unknown[]) => settle(telemetry.startChildSpan(shape.name, shape.attributes, parent), () => method.apply(target, args));
-        wrapped.set(property as string, traced);
-      }
-      return traced;
-    },
-  });
+const PARENT = Symbol('parent span');
+
+type View = Tracker & { [PARENT]: TelemetrySpan };
+
+/**
+ * Views of `tracker` for one parent span each. The methods are made once, on a prototype every
+ * view shares: the traced operations start a child span of the view's parent, every other
+ * method and getter runs on the tracker itself (its own state, never a copy), and plain fields
+ * are read through the prototype chain. A view is then one small object per request.
+ */
+function tracedViews(tracker: Tracker, telemetry: Telemetry): (parent: TelemetrySpan) => Tracker {
+  const shared = Object.create(tracker) as Record<PropertyKey, unknown>;
+  const seen = new Set<PropertyKey>();
+  for (let level: object | null = tracker; level && level !== Object.prototype; level = Object.getPrototypeOf(level) as object | null) {
+    for (const name of Reflect.ownKeys(level)) {
+      if (name === 'constructor' || seen.has(name)) continue;
+      seen.add(name);
+      const descriptor = Reflect.getOwnPropertyDescriptor(level, name)!;
+      if (descriptor.get) Object.defineProperty(shared, name, { get: () => Reflect.get(tracker, name) });
+      else if (typeof descriptor.value === 'function') shared[name] = tracedMethod(tracker, telemetry, name, descriptor.value as (...args: unknown[]) => unknown);
+    }
+  }
+  return (parent) => {
+    const view = Object.create(shared) as View;
+    view[PARENT] = parent;
+    return view;
+  };
 }
 
-/** Runs `operation` and ends `span` when it settles, marked failed (the PmError reason, else the error's name) when it throws. */
-async function settle(span: TelemetrySpan, operation: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await operation();
-  } catch (error) {
-    span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
-    throw error;
-  } finally {
-    span.end();
-  }
+function tracedMethod(tracker: Tracker, telemetry: Telemetry, name: PropertyKey, method: (...args: unknown[]) => unknown): (this: View, ...args: unknown[]) => unknown {
+  const shape = typeof name === 'string' ? SPAN_SHAPES.get(name) : undefined;
+  if (!shape) return (...args) => method.apply(tracker, args);
+  return function (this: View, ...args) {
+    const span = telemetry.startChildSpan(shape.name, shape.attributes, this[PARENT]);
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(method.apply(tracker, args));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending.then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
+        span.end();
+        throw error;
+      },
+    );
+  };
 }
