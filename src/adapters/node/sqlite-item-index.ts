@@ -70,6 +70,8 @@ const TERMINAL_SQL = [...TERMINAL_STATUSES].map((status) => `'${status.replaceAl
 const LARGE_BATCH = 1000;
 /** Negative: KiB (SQLite's convention), 64 MiB. */
 const LARGE_BATCH_CACHE_KIB = -65536;
+/** A write-ahead log larger than this after a commit is written back and truncated (see truncatingLargeLog). */
+const WAL_TRUNCATE_BYTES = 16 * 1024 * 1024;
 /** How long a statement waits for another process's write to the database (ms). */
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -179,16 +181,28 @@ export class SqliteItemIndex implements ItemIndexStore {
       this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
       return applied;
     });
-    if (changes.length < LARGE_BATCH) return this.forgettingOnFailure(() => run.immediate(changes));
+    if (changes.length < LARGE_BATCH) return this.truncatingLargeLog(db, this.forgettingOnFailure(() => run.immediate(changes)));
     // A large batch (a rebuild, a pull) touches pages all over every B-tree: keep them in memory
     // for the transaction instead of re-reading them from the file, then give the memory back.
     const cache = db.pragma('cache_size', { simple: true }) as number;
     db.pragma(`cache_size = ${LARGE_BATCH_CACHE_KIB}`);
     try {
-      return this.forgettingOnFailure(() => run.immediate(changes));
+      return this.truncatingLargeLog(db, this.forgettingOnFailure(() => run.immediate(changes)));
     } finally {
       db.pragma(`cache_size = ${cache}`);
     }
+  }
+
+  /**
+   * After a commit that left the write-ahead log larger than {@link WAL_TRUNCATE_BYTES} (a pull
+   * applied by a one-shot process), writes it back and truncates it: a process that exits
+   * without closing the database leaves its log behind, and the next one to open the database
+   * reads all of it first (its recovery). SQLite's own checkpoints reuse the log but never
+   * shrink it. A checkpoint that readers hold up is left to SQLite's next one. Returns `applied`.
+   */
+  private truncatingLargeLog(db: Database, applied: number): number {
+    if ((statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > WAL_TRUNCATE_BYTES) db.pragma('wal_checkpoint(TRUNCATE)');
+    return applied;
   }
 
   /** A transaction that fails rolls back the words it numbered: their cached ids are forgotten. */

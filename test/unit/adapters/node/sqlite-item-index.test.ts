@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-schema.js';
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
@@ -115,6 +115,21 @@ describe('SqliteItemIndex lifecycle', () => {
     expect(existsSync(`${dir()}/other.sqlite.build.lock`)).toBe(false);
     expect(empty.size()).toBe(0);
     for (const store of [a, b, empty]) store.close();
+  });
+
+  it('writes back and truncates a write-ahead log that one large apply grew, so the next opener does not read it all', () => {
+    const path = `${dir()}/index.sqlite`;
+    const store = new SqliteItemIndex(path);
+    store.open();
+    const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    store.apply([put(entry('pm-small'))]);
+    expect(wal()).toBeGreaterThan(0); // a small apply leaves the log as SQLite keeps it
+    // 1,000 bodies of 24 KB: their texts alone make a log well past 16 MiB.
+    const body = (n: number) => `body ${n} ${'lorem ipsum '.repeat(2000)}`;
+    store.apply(Array.from({ length: 1000 }, (_, n) => put(entry(`pm-b${n}`, { text: { title: `title ${n}`, body: body(n), comments: '' } }), n + 1)));
+    expect(wal()).toBe(0);
+    expect(store.size()).toBe(1001);
+    store.close();
   });
 });
 
