@@ -26,7 +26,9 @@
 // rounds, so pm-traced/pm is the overhead of tracing on vs off. Its receiver
 // (bench/reference/otlp-sink.mjs) reads and discards every export; it shares the machine's
 // cores, so its CPU time per traced request is measured (/proc/<pid>/stat) and reported next to
-// the ratio. --no-tracing leaves it out.
+// the ratio. --no-tracing leaves it out. --traced-baseline=<bin/pm-mcp-http.js of another build>
+// also runs that build traced, as "pm-traced-baseline", exporting to the same receiver, in the
+// same rounds: the before/after of tracing itself in one run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -51,7 +53,9 @@ const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.mo
 const TARGETS = { listVsOfficial: 10, callVsOfficial: 5, vsFloor: 1 / 3, p99Ms: 10 };
 const BASELINE = arg('baseline');
 const TRACING = !process.argv.includes('--no-tracing');
-const NAMES = ['pm', ...(TRACING ? ['pm-traced'] : []), ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
+const TRACED_BASELINE = TRACING ? arg('traced-baseline') : undefined;
+const TRACED = ['pm-traced', ...(TRACED_BASELINE ? ['pm-traced-baseline'] : [])];
+const NAMES = ['pm', ...(TRACING ? TRACED : []), ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
 const KINDS = ['list', 'call'];
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-bench-http-'));
@@ -138,7 +142,7 @@ function checksFor(toolCount) {
     call: (m) => m.error === undefined && m.result !== undefined && m.result.isError !== true && m.result.structuredContent?.item !== undefined,
   };
   const fixed = (m) => m.error === undefined && m.result?.resultType === 'complete';
-  return { pm: full, 'pm-traced': full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
+  return { pm: full, 'pm-traced': full, 'pm-traced-baseline': full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
 }
 
 /** The cheap per-response check autocannon runs on every body (the client must not be the bottleneck). */
@@ -241,6 +245,7 @@ function report(result) {
     const sink = result.otlpSinkCpuUsPerTracedRequest;
     console.log(`  server CPU per request, pm-traced/pm: tools/list ${x(r.tracedListCpuVsPm)}, tools/call ${x(r.tracedCallCpuVsPm)} (less sensitive to the machine's load than req/s)`);
     console.log(`  the OTLP receiver on the same cores took ${sink.list} µs (tools/list) and ${sink.call} µs (tools/call) of CPU per traced request`);
+    if (TRACED_BASELINE) console.log(`  the traced baseline (${TRACED_BASELINE}), pm-traced-baseline/pm: req/s tools/list ${x(r.tracedBaselineListVsPm)}, tools/call ${x(r.tracedBaselineCallVsPm)}; server CPU per request tools/list ${x(r.tracedBaselineListCpuVsPm)}, tools/call ${x(r.tracedBaselineCallCpuVsPm)}`);
   }
   if (BASELINE) {
     console.log(`\nAgainst the baseline (${BASELINE}): tools/list ${x(r.listVsBaseline)}, tools/call ${x(r.callVsBaseline)}; baseline/official: tools/list ${x(r.baselineListVsOfficial)}, tools/call ${x(r.baselineCallVsOfficial)}`);
@@ -273,9 +278,12 @@ try {
 
   if (TRACING) {
     servers['otlp-sink'] = await startServer('otlp-sink', [join(here, 'reference', 'otlp-sink.mjs')]);
-    servers['pm-traced'] = await startServer('pm-traced', [join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], {
-      env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench' },
-    });
+    for (const name of TRACED) {
+      const bin = name === 'pm-traced' ? join(here, '..', 'bin', 'pm-mcp-http.js') : TRACED_BASELINE;
+      servers[name] = await startServer(name, [bin, '--host', '127.0.0.1', '--port', '0', '--no-init'], {
+        env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench' },
+      });
+    }
   }
   if (BASELINE) {
     servers['pm-baseline'] = await startServer('pm-baseline', [BASELINE, '--host', '127.0.0.1', '--port', '0', '--no-init'], {
@@ -312,8 +320,8 @@ try {
     const warmUpBad = {};
     for (const name of NAMES) warmUpBad[name] = bad(summary(await cannon(servers[name].url, request, WARM_UP), WARM_UP));
     const rounds = Object.fromEntries(NAMES.map((n) => [n, []]));
-    // Only pm-traced exports to the receiver: its CPU over all rounds of this method (exports
-    // are batched, so some land while another server is measured) per traced request.
+    // Only the traced servers export to the receiver: its CPU over all rounds of this method
+    // (exports are batched, so some land while another server is measured) per traced request.
     const sinkBefore = TRACING ? cpuSeconds(servers['otlp-sink'].child.pid) : 0;
     for (let r = 0; r < ROUNDS; r++) {
       const order = NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]);
@@ -322,7 +330,7 @@ try {
         const cpuBefore = cpuSeconds(servers[name].child.pid);
         const s = summary(await cannon(servers[name].url, request, roundSeconds), roundSeconds);
         const cpu = cpuSeconds(servers[name].child.pid) - cpuBefore;
-        if (name === 'pm-traced') sinkCpu[kind].requests += s.requests;
+        if (TRACED.includes(name)) sinkCpu[kind].requests += s.requests;
         rounds[name].push({ ...s, seconds: roundSeconds, cpu });
         process.stdout.write(` ${name} ${s.rps.toFixed(0)}`);
       }
@@ -349,6 +357,7 @@ try {
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
       ...(BASELINE ? { baseline: BASELINE } : {}),
+      ...(TRACED_BASELINE ? { tracedBaseline: `${TRACED_BASELINE}, traced like pm-traced, exporting to the same receiver` } : {}),
       ...(TRACING ? { tracing: 'pm-traced: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP receiver that discards every export (bench/reference/otlp-sink.mjs; its CPU per traced request reported); traces and metrics on, pm\'s default batch span processor, default parent-based always-on sampler: every request sampled' } : {}),
       official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
       floor: 'node:http, read body, JSON.parse, fixed small result',
@@ -368,6 +377,14 @@ try {
       listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
       callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
       ...(TRACING ? { tracedListVsPm: ratio(throughput.list['pm-traced'].rps, throughput.list.pm.rps), tracedCallVsPm: ratio(throughput.call['pm-traced'].rps, throughput.call.pm.rps), tracedListCpuVsPm: ratio(throughput.list['pm-traced'].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest), tracedCallCpuVsPm: ratio(throughput.call['pm-traced'].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest) } : {}),
+      ...(TRACED_BASELINE
+        ? {
+            tracedBaselineListVsPm: ratio(throughput.list['pm-traced-baseline'].rps, throughput.list.pm.rps),
+            tracedBaselineCallVsPm: ratio(throughput.call['pm-traced-baseline'].rps, throughput.call.pm.rps),
+            tracedBaselineListCpuVsPm: ratio(throughput.list['pm-traced-baseline'].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest),
+            tracedBaselineCallCpuVsPm: ratio(throughput.call['pm-traced-baseline'].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest),
+          }
+        : {}),
       ...(BASELINE
         ? {
             listVsBaseline: ratio(throughput.list.pm.rps, throughput.list['pm-baseline'].rps),

@@ -90,7 +90,7 @@ export async function loadSkillFacts(): Promise<SkillFacts> {
     for (const match of readFileSync(file, 'utf8').matchAll(/(?:env\.|env\[['"]|['"`])(PM_[A-Z0-9_]+)/g)) envVars.add(match[1]!);
   }
   const { tracker } = await memoryTracker();
-  const tools = new Map(createPmTrackerTools({ tracker, trackerFor: () => tracker, actorOf: () => undefined, consent: confirmArgumentConsent }).map((tool) => [tool.name, tool]));
+  const tools = new Map(createPmTrackerTools({ tracker, actorOf: () => undefined, consent: confirmArgumentConsent }).map((tool) => [tool.name, tool]));
   const specs = [GLOBAL_OPTIONS, ...COMMANDS.map((c) => c.options)];
   return {
     sdkValues: new Set(Object.keys(sdk)),

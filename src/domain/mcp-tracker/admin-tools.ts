@@ -5,7 +5,7 @@ import { TRACKER_EXPORT_FORMATS, type TrackerExportFormat } from '../tracker/exp
 import { enumSchema, GUARD_PROPERTIES, guardShape, idSchema, integerSchema, MAX_CURSOR, OUTPUT, outputObject, RECEIPT_SCHEMA, stringSchema, zEnum, zId, zInt, zText } from './json-schemas.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
 import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
-import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * `pm_delete` and `pm_validate`, both in the full profile only (docs/MCP.md): one destroys an
@@ -32,7 +32,7 @@ export function pmDeleteTool(deps: PmTrackerToolDeps) {
     async run({ id, confirm, ...guards }, ctx) {
       const consent = deps.consent({ tool: 'pm_delete', confirm, ctx });
       try {
-        const result = await deps.trackerFor(ctx).delete(id, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await requestTracker(deps, ctx).delete(id, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const text = result.replayed
           ? `Replay of idempotency key '${result.receipt.idempotencyKey ?? ''}': ${id} was already deleted. First receipt ${result.receipt.receiptId}.`
           : `Deleted ${id}; its history is kept. Receipt ${result.receipt.receiptId}.`;
@@ -63,7 +63,7 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     longRunning: true,
     async run(args, ctx) {
-      const report = await deps.trackerFor(ctx).validate();
+      const report = await requestTracker(deps, ctx).validate();
       const sorted = [...report.findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
       const offset = args.cursor === undefined ? 0 : Math.min(sorted.length, decodeOffsetCursor('pm_validate', {}, args.cursor));
       const page = sorted.slice(offset, offset + (args.limit ?? 50));
@@ -104,7 +104,7 @@ export function pmExportTool(deps: PmTrackerToolDeps) {
     idempotent: false,
     longRunning: true,
     async run({ format }, ctx) {
-      const done = await deps.trackerFor(ctx).export((format ?? 'json') as TrackerExportFormat, ctx.signal);
+      const done = await requestTracker(deps, ctx).export((format ?? 'json') as TrackerExportFormat, ctx.signal);
       return { data: { ...done }, text: `Exported ${done.items} items as ${done.format} to ${done.path} (${done.bytes} bytes, ${done.digest}).` };
     },
   });

@@ -2,7 +2,7 @@ import type { JsonObject } from '../mcp/wire-types.js';
 import type { Tracker, TrackerContext } from '../tracker/tracker.js';
 import { outputObject, OUTPUT, SUMMARY_SCHEMA } from './json-schemas.js';
 import { renderContext } from './render.js';
-import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * `pm_context`: the project snapshot an agent reads first (the same data backs the
@@ -70,7 +70,7 @@ export function pmContextTool(deps: PmTrackerToolDeps) {
     effect: 'read',
     idempotent: true,
     async run(_args, ctx) {
-      const data = await readContext(deps.trackerFor(ctx));
+      const data = await readContext(requestTracker(deps, ctx));
       return { data, text: renderContext(data) };
     },
   });

@@ -2,7 +2,7 @@ import type { CreateInput, UpdateInput } from '../tracker/inputs.js';
 import { GUARD_PROPERTIES, guardShape, IDEMPOTENCY_PROPERTY, idempotencyShape, idSchema, MUTATION_PROPERTIES, MUTATION_REQUIRED, zId } from './json-schemas.js';
 import { completeRequiredCustomFields } from './custom-field-elicitation.js';
 import { createFields, updateFields } from './item-fields.js';
-import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * `pm_create` and `pm_update`. Both return the receipt in
@@ -26,7 +26,7 @@ export function pmCreateTool(deps: PmTrackerToolDeps) {
       const { idempotencyKey, ...input } = args;
       const custom = completeRequiredCustomFields(deps.tracker.config, (input as { custom?: Record<string, string | number | boolean> }).custom ?? {}, input.title, ctx);
       const create = { ...input, ...(Object.keys(custom).length ? { custom } : {}) } as CreateInput;
-      const result = await deps.trackerFor(ctx).create(create, mutationOptions(deps, ctx, { idempotencyKey }));
+      const result = await requestTracker(deps, ctx).create(create, mutationOptions(deps, ctx, { idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Created ${result.item.id}`, result) };
     },
   });
@@ -46,7 +46,7 @@ export function pmUpdateTool(deps: PmTrackerToolDeps) {
     idempotent: false,
     async run(args, ctx) {
       const { id, expectedRevision, idempotencyKey, ...input } = args;
-      const result = await deps.trackerFor(ctx).update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
+      const result = await requestTracker(deps, ctx).update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Updated ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
     },
   });

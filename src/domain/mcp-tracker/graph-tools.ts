@@ -9,7 +9,7 @@ import {
 import { buildItemGraph, buildProjectGraph, openBlockerCount, type ItemGraph } from './item-graph.js';
 import { summaryLine } from './render.js';
 import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
-import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * `pm_deps` (show, add, remove dependency links) and `pm_graph` (bounded hierarchy and
@@ -83,14 +83,14 @@ export function pmDepsTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     async run({ action = 'show', id, kind, target, ...guards }, ctx) {
       if (action === 'show') {
-        const view = await dependencyView(deps.trackerFor(ctx), id);
+        const view = await dependencyView(requestTracker(deps, ctx), id);
         return { data: { action, view }, text: renderView(view) };
       }
       if (!kind || !target) throw new ValidationError(`pm_deps ${action} needs kind (${KINDS.join(', ')}) and target`, { field: kind ? 'target' : 'kind' });
       const link = { kind, target };
       const options = mutationOptions(deps, ctx, guards);
-      const result = action === 'add' ? await deps.trackerFor(ctx).addDependency(id, link, options) : await deps.trackerFor(ctx).removeDependency(id, link, options);
-      const view = await dependencyView(deps.trackerFor(ctx), id);
+      const result = action === 'add' ? await requestTracker(deps, ctx).addDependency(id, link, options) : await requestTracker(deps, ctx).removeDependency(id, link, options);
+      const view = await dependencyView(requestTracker(deps, ctx), id);
       const what = kind === 'blockedBy' ? `${id} blocked by ${target}` : kind === 'blocks' ? `${id} blocks ${target}` : `${id} related to ${target}`;
       return {
         data: { action, view, ...mutationData(result) },
@@ -153,10 +153,10 @@ export function pmGraphTool(deps: PmTrackerToolDeps) {
       const maxNodes = args.maxNodes ?? 50;
       if (args.id) {
         const depth = args.depth ?? 2;
-        const graph = await buildItemGraph(deps.trackerFor(ctx), args.id, { depth, maxNodes });
+        const graph = await buildItemGraph(requestTracker(deps, ctx), args.id, { depth, maxNodes });
         return withinBudget(graph, `Graph of ${args.id} (depth ${depth})`, 'lower depth or maxNodes');
       }
-      const graph = await buildProjectGraph(deps.trackerFor(ctx), { maxNodes, all: args.all ?? false });
+      const graph = await buildProjectGraph(requestTracker(deps, ctx), { maxNodes, all: args.all ?? false });
       return withinBudget(graph, `Project graph (${graph.total} ${args.all ? '' : 'unfinished '}items in all)`, 'lower maxNodes, or graph one item by id');
     },
   });

@@ -7,7 +7,7 @@ import { idSchema, integerSchema, ITEM_SCHEMA, MAX_CURSOR, OUTPUT, outputObject,
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
 import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
 import { renderItem } from './render.js';
-import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * `pm_get` (one whole item) and `pm_history` (its append-only mutation log). Both bound what
@@ -93,7 +93,7 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     effect: 'read',
     idempotent: true,
     async run(args, ctx) {
-      const item = await deps.trackerFor(ctx).get(args.id);
+      const item = await requestTracker(deps, ctx).get(args.id);
       // The tracker hands out one frozen object per version of the file: its version number
       // keys the serialized result.
       const view = itemView(item, args.comments ?? 10);
@@ -132,7 +132,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
     effect: 'read',
     idempotent: true,
     async run(args, ctx) {
-      const { entries: all, faults } = await deps.trackerFor(ctx).verifiedHistory(args.id);
+      const { entries: all, faults } = await requestTracker(deps, ctx).verifiedHistory(args.id);
       const bad = new Set(faults.map((f) => f.line));
       // A page is the latest `limit` entries before a position (the end, or the cursor's), newest kept when the budget cuts.
       const key = { id: args.id, patches: args.patches === true };

@@ -10,7 +10,7 @@ import {
 import { pageFooter, summaryLine, summaryLines } from './render.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
 import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
-import { defineTrackerTool, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * The read-only query tools `pm_next`, `pm_list` and `pm_search` over
@@ -83,7 +83,7 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
     idempotent: true,
     async run(args, ctx) {
       const assignee = deps.actorOf(ctx);
-      const { unreadable, ...result } = await deps.trackerFor(ctx).next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
+      const { unreadable, ...result } = await requestTracker(deps, ctx).next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
       const missing = leftOut(unreadable);
       const text = result.item
         ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
@@ -143,14 +143,14 @@ export function pmListTool(deps: PmTrackerToolDeps) {
           ].join('\n'),
         };
       };
-      const result = await deps.trackerFor(ctx).list(query);
+      const result = await requestTracker(deps, ctx).list(query);
       // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
       const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
       const fit = rowsWithinBudget(result.items.length, (n) =>
         n < result.items.length ? view({ ...result, items: result.items.slice(0, n), nextCursor: CURSOR_ALLOWANCE }, omission(result.items.length - n)) : view(result),
       );
       if (fit >= result.items.length) return view(result);
-      const shorter = await deps.trackerFor(ctx).list({ ...query, limit: Math.max(1, fit) });
+      const shorter = await requestTracker(deps, ctx).list({ ...query, limit: Math.max(1, fit) });
       return view(shorter, omission(result.items.length - shorter.items.length));
     },
   });
@@ -185,7 +185,7 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
       // Pages are positions in the ranking of one query (the tracker ranks at most MAX_SEARCH_RANKED).
       const key = { query: query.query, status: query.status ?? [], openOnly: query.openOnly ?? false };
       const offset = cursor === undefined ? 0 : decodeOffsetCursor('pm_search', key, cursor);
-      const result = await deps.trackerFor(ctx).search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
+      const result = await requestTracker(deps, ctx).search({ ...query, limit: Math.max(1, Math.min(MAX_SEARCH_RANKED, offset + limit)) });
       const hits = result.results.slice(offset);
       const missing = leftOut(result.unreadable);
       const ranked = Math.min(result.total, MAX_SEARCH_RANKED);

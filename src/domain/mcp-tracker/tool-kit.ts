@@ -29,11 +29,16 @@ export type PmTrackerFor = (ctx: McpRequestContext) => Tracker;
 export interface PmTrackerToolDeps {
   /** The tracker, for what does not belong to one request (its configuration, when the tools are built). */
   readonly tracker: Tracker;
-  /** The tracker a request's operations go through. */
-  readonly trackerFor: PmTrackerFor;
+  /** The tracker a request's operations go through (default: `tracker`); see {@link requestTracker}. */
+  readonly trackerFor?: PmTrackerFor;
   /** The actor recorded for mutations made by this request (undefined: the tracker's default). */
   actorOf(ctx: McpRequestContext): string | undefined;
   readonly consent: PmMcpConsentResolver;
+}
+
+/** The tracker that serves the request `ctx` describes. */
+export function requestTracker(deps: PmTrackerToolDeps, ctx: McpRequestContext): Tracker {
+  return deps.trackerFor ? deps.trackerFor(ctx) : deps.tracker;
 }
 
 /** Longest actor name recorded from a principal or client identity. */

@@ -4,7 +4,7 @@ import {
   zId, zInt, zText,
 } from './json-schemas.js';
 import { explainMcpConsent } from './consent.js';
-import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps } from './tool-kit.js';
+import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
  * The work-cycle tools: `pm_claim`, `pm_release`, `pm_close`, `pm_reopen`, `pm_comment`.
@@ -37,7 +37,7 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
       // Taking over a live claim needs consent: the host is asked on the modern path; on the legacy path `force` is the explicit consent.
       const consent = force ? deps.consent({ tool: 'pm_claim', confirm: force, ctx }) : undefined;
       try {
-        const result = await deps.trackerFor(ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await requestTracker(deps, ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const claim = result.item.claim;
         return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
       } catch (error) {
@@ -59,7 +59,7 @@ export function pmReleaseTool(deps: PmTrackerToolDeps) {
     effect: 'write',
     idempotent: true,
     async run({ id, force, ...guards }, ctx) {
-      const result = await deps.trackerFor(ctx).release(id, force !== undefined ? { force } : {}, mutationOptions(deps, ctx, guards));
+      const result = await requestTracker(deps, ctx).release(id, force !== undefined ? { force } : {}, mutationOptions(deps, ctx, guards));
       return { data: mutationData(result), text: mutationText(`Released ${id}`, result) };
     },
   });
@@ -85,7 +85,7 @@ export function pmCloseTool(deps: PmTrackerToolDeps) {
     async run({ id, evidence, as, confirm, ...guards }, ctx) {
       const consent = deps.consent({ tool: 'pm_close', confirm, ctx });
       try {
-        const result = await deps.trackerFor(ctx).close(id, { evidence, ...(as ? { as } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await requestTracker(deps, ctx).close(id, { evidence, ...(as ? { as } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result) };
       } catch (error) {
         throw explainMcpConsent(error, 'pm_close');
@@ -106,7 +106,7 @@ export function pmReopenTool(deps: PmTrackerToolDeps) {
     effect: 'write',
     idempotent: true,
     async run({ id, reason, ...guards }, ctx) {
-      const result = await deps.trackerFor(ctx).reopen(id, reason, mutationOptions(deps, ctx, guards));
+      const result = await requestTracker(deps, ctx).reopen(id, reason, mutationOptions(deps, ctx, guards));
       return { data: mutationData(result), text: mutationText(`Reopened ${id}`, result) };
     },
   });
@@ -124,7 +124,7 @@ export function pmCommentTool(deps: PmTrackerToolDeps) {
     effect: 'write',
     idempotent: false,
     async run({ id, text, ...guards }, ctx) {
-      const result = await deps.trackerFor(ctx).comment(id, text, mutationOptions(deps, ctx, guards));
+      const result = await requestTracker(deps, ctx).comment(id, text, mutationOptions(deps, ctx, guards));
       return { data: mutationData(result), text: mutationText(`Commented on ${id}`, result) };
     },
   });
