@@ -32,7 +32,7 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
   const { columns, words, idRid } = sources;
   const items = columns.items();
   const sums = columns.scratch(words.length, items.size);
-  const touched = accumulate(sources, sums, items.size, items.status);
+  const touched = accumulate(sources, sums, items.size, items.status, query.requireAll);
   try {
     const cap = query.cap;
     const need = query.requireAll ? words.length : 1;
@@ -107,18 +107,27 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
   }
 }
 
-/** Adds up each term's counts per item over the words containing it; returns the rowids touched. */
-function accumulate(sources: TopSources, sums: Scratch, size: number, status: Uint16Array): number[] {
+/**
+ * Adds up each term's counts per item over the words containing it; returns the rowids touched.
+ * When every term is required, the terms go fewest postings first and an item missing one of
+ * the terms before is passed over: it can no longer be a candidate.
+ */
+function accumulate(sources: TopSources, sums: Scratch, size: number, status: Uint16Array, requireAll: boolean): number[] {
   const { columns, words, statuses } = sources;
   const { data, stride } = sums;
   const touched: number[] = [];
-  for (let k = 0; k < words.length; k++) {
-    for (const [wid, m] of words[k]!) {
-      const { rids, t, b, c } = columns.of(wid);
+  const loaded = words.map((list) => list.map(([wid, m]) => [columns.of(wid), m] as const));
+  const postings = loaded.map((list) => list.reduce((sum, [column]) => sum + column.rids.length, 0));
+  const order = loaded.map((_, k) => k);
+  if (requireAll) order.sort((x, y) => postings[x]! - postings[y]!);
+  order.forEach((k, done) => {
+    const held = requireAll ? done : 0;
+    for (const [{ rids, t, b, c }, m] of loaded[k]!) {
       for (let i = 0; i < rids.length; i++) {
         const rid = rids[i]!;
         if (rid >= size || (statuses !== undefined && !statuses.has(status[rid]!))) continue;
         const at = rid * stride;
+        if (data[at]! < held) continue;
         const f = at + 1 + 3 * k;
         if (data[f]! + data[f + 1]! + data[f + 2]! === 0) {
           if (data[at] === 0) touched.push(rid);
@@ -129,7 +138,7 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, status: Ui
         data[f + 2] = data[f + 2]! + c[i]! * m;
       }
     }
-  }
+  });
   return touched;
 }
 
