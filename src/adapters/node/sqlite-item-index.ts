@@ -1,5 +1,4 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
 import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
@@ -22,13 +21,12 @@ import type {
   SearchTop,
   SearchTopQuery,
 } from '../../ports/item-index-store.js';
-import { CORRUPT_CODES, SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
-import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
+import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch, type PostingKeys } from './sqlite-index-search.js';
 import type { PostingWord } from './sqlite-index-words.js';
-import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
+import { SqliteIndexConnection } from './sqlite-index-connection.js';
 
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
@@ -72,8 +70,6 @@ const LARGE_BATCH = 1000;
 const LARGE_BATCH_CACHE_KIB = -65536;
 /** A write-ahead log larger than this after a commit is written back and truncated (see truncatingLargeLog). */
 const WAL_TRUNCATE_BYTES = 16 * 1024 * 1024;
-/** How long a statement waits for another process's write to the database (ms). */
-const BUSY_TIMEOUT_MS = 15_000;
 
 /**
  * The ItemIndexStore port over SQLite (better-sqlite3, or bun:sqlite under Bun: sqlite-driver.ts), in the tracker's git-ignored runtime
@@ -85,9 +81,7 @@ const BUSY_TIMEOUT_MS = 15_000;
  * index (pm get) does not pay for it.
  */
 export class SqliteItemIndex implements ItemIndexStore {
-  private db: Database | undefined;
-  private ino: number | undefined;
-  private readonly statements = new Map<string, Statement>();
+  private readonly connection: SqliteIndexConnection;
   /** Commits of this connection (its own commits leave SQLite's data_version as it was). */
   private commits = 0;
   private readonly words = new SqliteWordSearch(
@@ -102,48 +96,20 @@ export class SqliteItemIndex implements ItemIndexStore {
    * @param tuning when a page walks the sort's index instead of sorting the matches
    */
   constructor(
-    private readonly path: string,
-    private readonly opener?: SqliteOpener,
+    path: string,
+    opener?: SqliteOpener,
     private readonly tuning: PageTuning = DEFAULT_TUNING,
-  ) {}
-
-  open(): IndexOpening {
-    const sig = statSync(this.path, { throwIfNoEntry: false });
-    if (this.db && sig && sig.ino === this.ino) return { created: false };
-    this.closeDb();
-    if (!sig) return this.create('missing');
-    try {
-      const db = this.connect();
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== SQLITE_INDEX_SCHEMA) {
-        this.reset(db);
-        return { created: true, reason: 'schema' };
-      }
-      db.prepare('SELECT count(*) FROM files').get();
-      return { created: false };
-    } catch (error) {
-      if (!isCorruption(error)) throw error;
-      this.closeDb();
-      this.removeFiles();
-      return this.create('corrupt');
-    }
+  ) {
+    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget());
   }
 
-  /**
-   * The build file and its lock sit next to the database. 'replaced' when the index holds items
-   * by the time the lock is taken (another process built it meanwhile).
-   */
+  open(): IndexOpening {
+    return this.connection.open();
+  }
+
   startBuild(): IndexBuild | 'busy' | 'replaced' {
-    const db = this.requireDb();
-    const lock = `${this.path}.build.lock`;
-    if (!takeBuildLock(lock)) return 'busy';
-    if (statSync(this.path, { throwIfNoEntry: false })?.ino !== this.ino || this.size() > 0) {
-      rmSync(lock, { force: true });
-      return 'replaced';
-    }
-    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => {
+    return this.connection.startBuild(() => {
       this.commits++;
-      rmSync(lock, { force: true });
     });
   }
 
@@ -201,7 +167,7 @@ export class SqliteItemIndex implements ItemIndexStore {
    * shrink it. A checkpoint that readers hold up is left to SQLite's next one. Returns `applied`.
    */
   private truncatingLargeLog(db: Database, applied: number): number {
-    if ((statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > WAL_TRUNCATE_BYTES) db.pragma('wal_checkpoint(TRUNCATE)');
+    if ((statSync(`${this.connection.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > WAL_TRUNCATE_BYTES) db.pragma('wal_checkpoint(TRUNCATE)');
     return applied;
   }
 
@@ -373,7 +339,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   close(): void {
-    this.closeDb();
+    this.connection.close();
   }
 
   /**
@@ -456,85 +422,23 @@ export class SqliteItemIndex implements ItemIndexStore {
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }
 
-  private create(reason: 'missing' | 'corrupt'): IndexOpening {
-    mkdirSync(dirname(this.path), { recursive: true });
-    const db = this.connect();
-    db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
-      db.exec(SQLITE_INDEX_DDL);
-      db.exec(SQLITE_INDEX_COUNTS_DDL);
-      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
-    }).immediate();
-    return { created: true, reason };
-  }
-
-  /** Empties a database of another schema in place (other processes keep a valid file). */
-  private reset(db: Database): void {
-    db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
-      for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-      db.exec(SQLITE_INDEX_DDL);
-      db.exec(SQLITE_INDEX_COUNTS_DDL);
-      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
-    }).immediate();
-    this.statements.clear();
-    this.words.forget();
-  }
-
-  private connect(): Database {
-    const db = (this.opener ?? sqliteOpener())(this.path, BUSY_TIMEOUT_MS);
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      this.ino = statSync(this.path).ino;
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    this.db = db;
-    return db;
-  }
-
   /** Runs `fn` in one read transaction (one consistent state). */
   private read<T>(fn: () => T): T {
     return this.requireDb().transaction(fn).deferred();
   }
 
   private requireDb(): Database {
-    if (!this.db) this.open();
-    return this.db!;
+    return this.connection.database();
   }
 
   private stmt(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.requireDb().prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private closeDb(): void {
-    this.statements.clear();
-    this.words.forget();
-    this.db?.close();
-    this.db = undefined;
-    this.ino = undefined;
-  }
-
-  private removeFiles(): void {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+    return this.connection.stmt(sql);
   }
 }
 
 /** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */
 function modulo(value: number): number {
   return value < 0 ? value + DIGEST_MODULUS : value >= DIGEST_MODULUS ? value - DIGEST_MODULUS : value;
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && CORRUPT_CODES.has(code);
 }
 
 function sameFile(recorded: { size: number; mtime: number; ino: number } | undefined, expected: FileSignature | null): boolean {

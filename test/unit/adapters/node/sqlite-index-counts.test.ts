@@ -1,3 +1,4 @@
+import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import type { IndexChange, IndexedItem, IndexFilter } from '../../../../src/ports/item-index-store.js';
 import { useTempDir } from '../../../support/temp-dir.js';
@@ -79,11 +80,12 @@ describe('the SQLite index\'s kept counts', () => {
       }
     }
     // Whatever the changes, the kept counts are exactly the counts of the rows (no zero is ever negative, nothing is left over).
-    const db = (counted as unknown as { db: { prepare(sql: string): { all(): unknown[] } } }).db;
+    const db = sqliteOpener()(`${dir()}/counted.sqlite`, 1000);
     expect(db.prepare('SELECT status, type, assignee, blocked, busy, n FROM item_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4, 5').all())
       .toEqual(db.prepare('SELECT status, type, assignee, blocked, busy, count(*) AS n FROM items GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5').all());
     expect(db.prepare('SELECT tag, status, type, assignee, n FROM tag_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4').all())
       .toEqual(db.prepare('SELECT g.tag, i.status, i.type, i.assignee, count(*) AS n FROM tags g JOIN items i ON i.rid = g.rid GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4').all());
+    db.close();
     counted.close();
     plain.close();
   });

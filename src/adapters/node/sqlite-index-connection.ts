@@ -1,0 +1,156 @@
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { IndexBuild, IndexOpening } from '../../ports/item-index-store.js';
+import { CORRUPT_CODES, SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
+import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
+
+/** How long a statement waits for another process's write to the database (ms). */
+const BUSY_TIMEOUT_MS = 15_000;
+
+/**
+ * The SQLite index's database file and this process's connection to it (docs/TRACKER.md "The
+ * derived index"): the index is derived, so a file that is missing or corrupt is made anew and
+ * one of another schema version is emptied in place (other processes keep a valid file), and
+ * the caller rebuilds it from the item files. WAL mode: readers never wait for a writer; commits
+ * are not fsynced (synchronous=NORMAL). A file replaced under the process (another inode) is
+ * reopened by the next {@link open}. Prepared statements are kept per connection, and whatever
+ * the caller cached about the file is dropped with them (`forget`).
+ *
+ * The driver is loaded on the first {@link open}, so a command that never queries the index
+ * (pm get) does not pay for it.
+ */
+export class SqliteIndexConnection {
+  private db: SqliteDatabase | undefined;
+  private ino: number | undefined;
+  private readonly statements = new Map<string, SqliteStatement>();
+
+  /**
+   * @param path the database file (created with its directory when missing)
+   * @param opener how to open it; default: this runtime's driver, loaded at the first open
+   * @param forget drops what the caller cached about the database (called with every reset or close)
+   */
+  constructor(
+    readonly path: string,
+    private readonly opener: SqliteOpener | undefined,
+    private readonly forget: () => void,
+  ) {}
+
+  open(): IndexOpening {
+    const sig = statSync(this.path, { throwIfNoEntry: false });
+    if (this.db && sig && sig.ino === this.ino) return { created: false };
+    this.closeDb();
+    if (!sig) return this.create('missing');
+    try {
+      const db = this.connect();
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== SQLITE_INDEX_SCHEMA) {
+        this.reset(db);
+        return { created: true, reason: 'schema' };
+      }
+      db.prepare('SELECT count(*) FROM files').get();
+      return { created: false };
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      this.closeDb();
+      this.removeFiles();
+      return this.create('corrupt');
+    }
+  }
+
+  /**
+   * A first build (docs/TRACKER.md "The derived index", "The first build"): the build file and
+   * its lock sit next to the database, and one process builds at a time. 'replaced' when the
+   * index holds items by the time the lock is taken (another process built it meanwhile).
+   * `committed` runs once the build has committed to the database, or given up.
+   */
+  startBuild(committed: () => void): IndexBuild | 'busy' | 'replaced' {
+    const db = this.database();
+    const lock = `${this.path}.build.lock`;
+    if (!takeBuildLock(lock)) return 'busy';
+    if (statSync(this.path, { throwIfNoEntry: false })?.ino !== this.ino || (this.stmt('SELECT count(*) FROM items').pluck().get() as number) > 0) {
+      rmSync(lock, { force: true });
+      return 'replaced';
+    }
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => {
+      committed();
+      rmSync(lock, { force: true });
+    });
+  }
+
+  /** The open database (opened first when it is not). */
+  database(): SqliteDatabase {
+    if (!this.db) this.open();
+    return this.db!;
+  }
+
+  /** The prepared statement of `sql`, prepared once per connection. */
+  stmt(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.closeDb();
+  }
+
+  private create(reason: 'missing' | 'corrupt'): IndexOpening {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const db = this.connect();
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      db.exec(SQLITE_INDEX_DDL);
+      db.exec(SQLITE_INDEX_COUNTS_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    return { created: true, reason };
+  }
+
+  /** Empties a database of another schema in place (other processes keep a valid file). */
+  private reset(db: SqliteDatabase): void {
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(SQLITE_INDEX_DDL);
+      db.exec(SQLITE_INDEX_COUNTS_DDL);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
+    }).immediate();
+    this.statements.clear();
+    this.forget();
+  }
+
+  private connect(): SqliteDatabase {
+    const db = (this.opener ?? sqliteOpener())(this.path, BUSY_TIMEOUT_MS);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      this.ino = statSync(this.path).ino;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    return db;
+  }
+
+  private closeDb(): void {
+    this.statements.clear();
+    this.forget();
+    this.db?.close();
+    this.db = undefined;
+    this.ino = undefined;
+  }
+
+  private removeFiles(): void {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+  }
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && CORRUPT_CODES.has(code);
+}
