@@ -1,6 +1,3 @@
-import { statSync } from 'node:fs';
-import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
-import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
   IndexBuild,
@@ -23,9 +20,9 @@ import type {
 } from '../../ports/item-index-store.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
-import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, ITEM_SOURCE, itemValues, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
-import { SqliteWordSearch, type PostingKeys } from './sqlite-index-search.js';
-import type { PostingWord } from './sqlite-index-words.js';
+import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
+import { SqliteWordSearch } from './sqlite-index-search.js';
+import { SqliteIndexApply } from './sqlite-index-apply.js';
 import { SqliteIndexConnection } from './sqlite-index-connection.js';
 
 type Database = SqliteDatabase;
@@ -57,31 +54,21 @@ const SORT_INDEXES: Readonly<Record<string, string>> = {
   id: 'sqlite_autoindex_items_1',
 };
 
-/** The columns of an item's row, in {@link itemValues}' order, and each one's position. */
-const ITEM_COLUMN_NAMES = ITEM_INSERT_COLUMNS.split(', ');
-const ITEM_COLUMN_INDEX = new Map(ITEM_COLUMN_NAMES.map((column, k) => [column, k]));
-
-const DIGEST_MODULUS = 2 ** 48;
-/** The terminal statuses as an SQL list of literals (a fixed set of plain words). */
-const TERMINAL_SQL = [...TERMINAL_STATUSES].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
-/** Transactions of at least this many changes run with a page cache of {@link LARGE_BATCH_CACHE_KIB}. */
-const LARGE_BATCH = 1000;
-/** Negative: KiB (SQLite's convention), 64 MiB. */
-const LARGE_BATCH_CACHE_KIB = -65536;
-/** A write-ahead log larger than this after a commit is written back and truncated (see truncatingLargeLog). */
-const WAL_TRUNCATE_BYTES = 16 * 1024 * 1024;
-
 /**
  * The ItemIndexStore port over SQLite (better-sqlite3, or bun:sqlite under Bun: sqlite-driver.ts), in the tracker's git-ignored runtime
  * area, shared by every pm process of the tracker. WAL mode: readers never wait for a writer
  * and each read sees one committed state; commits are not fsynced (synchronous=NORMAL), since
- * the index is derived and a damaged one is rebuilt from the item files.
+ * the index is derived and a damaged one is rebuilt from the item files (docs/TRACKER.md "The
+ * derived index"). This class answers the reads; the database file's lifecycle is
+ * sqlite-index-connection.ts, the applied changes sqlite-index-apply.ts, search
+ * sqlite-index-search.ts.
  *
  * The native module is loaded on the first {@link open}, so a command that never queries the
  * index (pm get) does not pay for it.
  */
 export class SqliteItemIndex implements ItemIndexStore {
   private readonly connection: SqliteIndexConnection;
+  private readonly writes: SqliteIndexApply;
   /** Commits of this connection (its own commits leave SQLite's data_version as it was). */
   private commits = 0;
   private readonly words = new SqliteWordSearch(
@@ -101,6 +88,9 @@ export class SqliteItemIndex implements ItemIndexStore {
     private readonly tuning: PageTuning = DEFAULT_TUNING,
   ) {
     this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget());
+    this.writes = new SqliteIndexApply(this.connection, this.words, () => {
+      this.commits++;
+    });
   }
 
   open(): IndexOpening {
@@ -114,89 +104,15 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   apply(changes: readonly IndexChange[]): number {
-    if (changes.length === 0) return 0;
-    const db = this.requireDb();
-    const run = db.transaction((list: readonly IndexChange[]) => {
-      let digest = this.digest();
-      let applied = 0;
-      const touched = new Set<string>();
-      const related = new Set<string>();
-      for (const change of list) {
-        const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
-        const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
-        if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
-        const parent = this.stmt('SELECT parent FROM items WHERE id = ?').pluck().get(id) as string | null | undefined;
-        if (parent) related.add(parent);
-        if (change.kind === 'item' && change.item.parent !== undefined) related.add(change.item.parent);
-        if (current) digest = modulo(digest - current.hash);
-        if (change.kind !== 'item') {
-          this.removeItem(id);
-          touched.add(id);
-        }
-        if (change.kind === 'gone') this.stmt('DELETE FROM files WHERE id = ?').run(id);
-        else {
-          const { signature, hash, racy } = change.file;
-          const problem = change.kind === 'problem' ? change.problem.message : null;
-          this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
-          if (change.kind === 'item' && this.upsertItem(change.item)) touched.add(id);
-          digest = modulo(digest + hash);
-        }
-        applied++;
-      }
-      if (touched.size > 0) this.refreshMarks(touched, related);
-      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
-      return applied;
-    });
-    if (changes.length < LARGE_BATCH) return this.truncatingLargeLog(db, this.forgettingOnFailure(() => run.immediate(changes)));
-    // A large batch (a rebuild, a pull) touches pages all over every B-tree: keep them in memory
-    // for the transaction instead of re-reading them from the file, then give the memory back.
-    const cache = db.pragma('cache_size', { simple: true }) as number;
-    db.pragma(`cache_size = ${LARGE_BATCH_CACHE_KIB}`);
-    try {
-      return this.truncatingLargeLog(db, this.forgettingOnFailure(() => run.immediate(changes)));
-    } finally {
-      db.pragma(`cache_size = ${cache}`);
-    }
-  }
-
-  /**
-   * After a commit that left the write-ahead log larger than {@link WAL_TRUNCATE_BYTES} (a pull
-   * applied by a one-shot process), writes it back and truncates it: a process that exits
-   * without closing the database leaves its log behind, and the next one to open the database
-   * reads all of it first (its recovery). SQLite's own checkpoints reuse the log but never
-   * shrink it. A checkpoint that readers hold up is left to SQLite's next one. Returns `applied`.
-   */
-  private truncatingLargeLog(db: Database, applied: number): number {
-    if ((statSync(`${this.connection.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > WAL_TRUNCATE_BYTES) db.pragma('wal_checkpoint(TRUNCATE)');
-    return applied;
-  }
-
-  /** A transaction that fails rolls back the words it numbered: their cached ids are forgotten. */
-  private forgettingOnFailure<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      this.words.forget();
-      throw error;
-    } finally {
-      this.commits++;
-    }
+    return this.writes.apply(changes);
   }
 
   digest(): number {
-    const row = this.stmt("SELECT value FROM meta WHERE key = 'digest'").pluck().get() as string | undefined;
-    return row === undefined ? 0 : Number(row);
+    return this.writes.digest();
   }
 
   recomputeDigest(): number {
-    const run = this.requireDb().transaction(() => {
-      // Summed in two halves: the plain sum of 100k 48-bit hashes overflows SQLite's 64-bit integers.
-      const [low, high] = this.stmt('SELECT coalesce(sum(hash % 16777216), 0), coalesce(sum(hash / 16777216), 0) FROM files').raw().get() as [number, number];
-      const digest = ((high % 16777216) * 16777216 + (low % DIGEST_MODULUS)) % DIGEST_MODULUS;
-      this.stmt("INSERT OR REPLACE INTO meta(key, value) VALUES ('digest', ?)").run(String(digest));
-      return digest;
-    });
-    return run.immediate();
+    return this.writes.recomputeDigest();
   }
 
   files(): Map<string, IndexedFile> {
@@ -342,84 +258,12 @@ export class SqliteItemIndex implements ItemIndexStore {
     this.connection.close();
   }
 
-  /**
-   * Recomputes the readiness marks of the items a transaction may have changed them for: the
-   * changed items themselves, their parents before and after (`related`), and every item that
-   * names a changed item as a blocker.
-   */
-  private refreshMarks(touched: ReadonlySet<string>, related: ReadonlySet<string>): void {
-    const terminal = TERMINAL_SQL;
-    // Only rows whose marks change are written (each write also rewrites their entries in items_next and items_queue).
-    this.stmt(`WITH target(rid) AS (SELECT rid FROM items WHERE id IN (SELECT value FROM json_each(?)) UNION SELECT rid FROM links WHERE kind = 0 AND target IN (SELECT value FROM json_each(?))),
-      marks(rid, blocked, busy) AS (SELECT i.rid,
-        EXISTS (SELECT 1 FROM links l LEFT JOIN items b ON b.id = l.target WHERE l.rid = i.rid AND l.kind = 0 AND (b.status IS NULL OR b.status NOT IN (${terminal}))),
-        EXISTS (SELECT 1 FROM items c WHERE c.parent = i.id AND c.status NOT IN (${terminal}))
-        FROM target t JOIN items i ON i.rid = t.rid)
-      UPDATE items SET blocked = m.blocked, busy = m.busy FROM marks m WHERE items.rid = m.rid AND (items.blocked <> m.blocked OR items.busy <> m.busy)`)
-      .run(JSON.stringify([...touched, ...related]), JSON.stringify([...touched]));
-  }
-
   /** The items of these rowids, in the order given. */
   private rowsOf(rids: readonly number[]): IndexedItem[] {
     if (rids.length === 0) return [];
     const rows = this.stmt(`SELECT i.rid, ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE i.rid IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(rids)) as [number, ...ItemRow][];
     const byRid = new Map(rows.map(([rid, ...row]) => [rid, rowToItem(row as ItemRow)]));
     return rids.map((rid) => byRid.get(rid)!);
-  }
-
-  /**
-   * Inserts or replaces an item's rows, keeping its rowid. Of an indexed item only what differs
-   * is written: the changed columns of its row (an UPDATE naming a column rewrites the entries
-   * of every index holding it, so naming all of them would rewrite all nine indexes), its tags
-   * and links when they changed, its postings by difference (SqliteWordSearch.write). Returns
-   * whether the change can move readiness marks: a new item, or another status, parent or
-   * blockers.
-   */
-  private upsertItem(item: IndexedItem): boolean {
-    const previous = this.stmt(`SELECT i.rid, t.words, ${ITEM_INSERT_COLUMNS} FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?`).raw().get(item.id) as [number, string, ...unknown[]] | undefined;
-    const values = itemValues(item);
-    if (!previous) {
-      const marks = Array(ITEM_INSERT_COUNT).fill('?').join(', ');
-      const rid = Number(this.stmt(`INSERT INTO items(${ITEM_INSERT_COLUMNS}) VALUES (${marks})`).run(...values).lastInsertRowid);
-      this.writeTexts(rid, item, undefined);
-      this.insertLists(rid, item, { tags: true, links: true });
-      return true;
-    }
-    const [rid, words, ...old] = previous;
-    const changed = ITEM_COLUMN_NAMES.filter((_, k) => old[k] !== values[k]);
-    if (changed.length > 0) {
-      this.stmt(`UPDATE items SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE rid = ?`).run(...changed.map((column) => values[ITEM_COLUMN_INDEX.get(column)!]), rid);
-    }
-    const tags = changed.includes('tags');
-    const links = changed.includes('blocked_by') || changed.includes('related');
-    if (tags) this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
-    if (links) this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.writeTexts(rid, item, { words: JSON.parse(words) as PostingWord[], priority: old[ITEM_COLUMN_INDEX.get('priority')!] as number, status: old[ITEM_COLUMN_INDEX.get('status')!] as string });
-    this.insertLists(rid, item, { tags, links });
-    return changed.includes('status') || changed.includes('parent') || changed.includes('blocked_by');
-  }
-
-  private writeTexts(rid: number, item: IndexedItem, previous: PostingKeys | undefined): void {
-    const words = this.words.write(rid, item, previous);
-    this.stmt('INSERT OR REPLACE INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
-  }
-
-  private insertLists(rid: number, item: IndexedItem, which: { tags: boolean; links: boolean }): void {
-    if (which.tags) for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
-    if (!which.links) return;
-    for (const target of new Set(item.blockedBy)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 0, ?)').run(rid, target);
-    for (const target of new Set(item.related)) this.stmt('INSERT INTO links(rid, kind, target) VALUES (?, 1, ?)').run(rid, target);
-  }
-
-  private removeItem(id: string): void {
-    const row = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string, number, string] | undefined;
-    if (row === undefined) return;
-    const [rid, words, priority, status] = row;
-    this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
-    this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.words.remove(rid, { words: JSON.parse(words) as PostingWord[], priority, status });
-    this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
-    this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }
 
   /** Runs `fn` in one read transaction (one consistent state). */
@@ -436,12 +280,3 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 }
 
-/** value mod 2^48, for values within ±2^49 (a digest plus or minus one hash). */
-function modulo(value: number): number {
-  return value < 0 ? value + DIGEST_MODULUS : value >= DIGEST_MODULUS ? value - DIGEST_MODULUS : value;
-}
-
-function sameFile(recorded: { size: number; mtime: number; ino: number } | undefined, expected: FileSignature | null): boolean {
-  if (expected === null || recorded === undefined) return expected === null && recorded === undefined;
-  return recorded.size === expected.size && recorded.mtime === expected.mtimeMs && recorded.ino === expected.ino;
-}
