@@ -1,22 +1,18 @@
-import type { Clock } from '../../ports/clock.js';
 import type { FileSystem } from '../../ports/file-system.js';
-import type { Hasher } from '../../ports/hasher.js';
-import type { IdSource } from '../../ports/id-source.js';
 import type { Locker } from '../../ports/locker.js';
-import { HistoryUnverifiableError, IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
+import { IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
 import { canonicalJson, deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
 import type { HistoryEntry } from './history.js';
-import type { HistoryLog } from './history-log.js';
+import { HistoryReconciler, type ReconcileDependencies } from './history-reconciler.js';
 import type { IdempotencyLedger } from './idempotency-ledger.js';
 import type { IndexSync } from './index-sync.js';
-import type { ItemStore, StoredItem } from './item-store.js';
+import type { StoredItem } from './item-store.js';
 import type { Item } from './item.js';
-import { applyPatch, deepEqual, diffDocuments, type JsonPatchOp } from './json-patch.js';
+import { deepEqual, diffDocuments } from './json-patch.js';
 import type { MutationOp, MutationResult, Receipt } from './receipt.js';
-import type { TrackerPaths } from './tracker-paths.js';
 import { yieldToEventLoop } from '../util/yield.js';
-import { MAX_BATCH, unappliedTail, WriteBatch } from './write-batch.js';
+import { MAX_BATCH, WriteBatch } from './write-batch.js';
 
 /** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
 export interface MutationGuards {
@@ -44,15 +40,9 @@ export interface MutationContext {
 /** Computes the next state from the current one: an item, or null to delete it. Pure. */
 export type ApplyMutation = (current: Item | undefined, context: MutationContext) => Item | null | Promise<Item | null>;
 
-export interface MutationDependencies {
+export interface MutationDependencies extends ReconcileDependencies {
   readonly fs: FileSystem;
   readonly locker: Locker;
-  readonly clock: Clock;
-  readonly ids: IdSource;
-  readonly hasher: Hasher;
-  readonly paths: TrackerPaths;
-  readonly store: ItemStore;
-  readonly history: HistoryLog;
   readonly ledger: IdempotencyLedger;
   readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords'>;
   readonly idPrefix: string;
@@ -72,7 +62,7 @@ const MAX_BATCH_MS = 50;
 
 /**
  * Runs one mutation end to end under the tracker's write lock: idempotency replay, recovery of
- * an interrupted earlier write, the expectedRevision guard, then write-ahead history, the
+ * an interrupted earlier write ({@link HistoryReconciler}), the expectedRevision guard, then write-ahead history, the
  * atomic item write, the derived index and the ledger. The receipt it returns is frozen.
  *
  * Mutations of one process run one at a time, in arrival order. Those that arrive while one
@@ -87,10 +77,12 @@ export class MutationEngine {
   private readonly queue: QueuedMutation[] = [];
   private draining = false;
   private readonly batch: WriteBatch;
+  private readonly reconciler: HistoryReconciler;
   private running: QueuedMutation | undefined;
 
   constructor(private readonly deps: MutationDependencies) {
     this.batch = new WriteBatch(deps);
+    this.reconciler = new HistoryReconciler(deps, this.batch);
   }
 
   run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
@@ -172,8 +164,8 @@ export class MutationEngine {
     if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
     const staged = this.batch.get(itemId);
     // An item staged in this batch was verified and reconciled by its first mutation.
-    if (request.itemId !== undefined && !staged) await this.assertVerified(itemId);
-    const current = staged ? (staged.stored ?? undefined) : await this.reconcile(itemId, request.actor);
+    if (request.itemId !== undefined && !staged) await this.reconciler.assertVerified(itemId);
+    const current = staged ? (staged.stored ?? undefined) : await this.reconciler.reconcile(itemId, request.actor);
     if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
       throw new StaleRevisionError(
         current ? `${itemId} is at revision ${current.item.revision}, not ${request.expectedRevision}: it changed since you read it; re-read and retry` : `${itemId} does not exist`,
@@ -202,22 +194,6 @@ export class MutationEngine {
   }
 
   /**
-   * Refuses to extend a history chain that does not verify (the check `pm validate` runs): a
-   * change appended to a forged record would lend it the credibility of the lines after it.
-   */
-  private async assertVerified(itemId: string): Promise<void> {
-    const faults = await this.deps.history.faults(itemId);
-    const first = faults[0];
-    if (!first) return;
-    const file = this.deps.paths.historyFile(itemId);
-    throw new HistoryUnverifiableError(
-      `refusing to change ${itemId}: its history does not verify (${file} line ${first.line}: ${first.problem}); nothing was changed. ` +
-        `Repair: restore that file from version control (git checkout -- ${file}), then run 'pm validate'`,
-      { itemId, file, line: first.line, problem: first.problem, faults: faults.map((f) => ({ ...f })) },
-    );
-  }
-
-  /**
    * The first outcome of a key already used by this actor, or undefined when the request must
    * run. A key used for a different request is refused. A key with only an intent (its writer
    * was killed mid-mutation) is settled from the item's history: the receipt is there (the
@@ -237,7 +213,7 @@ export class MutationEngine {
     if (!receipt && prior.intent) {
       const written = (await history.read(prior.intent.itemId)).find((entry) => entry.receiptId === prior.intent!.receiptId);
       if (!written) return undefined;
-      await this.reconcile(prior.intent.itemId, actor);
+      await this.reconciler.reconcile(prior.intent.itemId, actor);
       receipt = toReceipt(written);
       await ledger.record(actor, key, fingerprint, receipt);
     }
@@ -264,53 +240,6 @@ export class MutationEngine {
       patch: diffDocuments(current ? { ...current.item } : {}, next ? { ...next } : {}),
       ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey, fingerprint } : {}),
     }, next && text !== null && digest !== null ? { item: store.asRead(itemId, next, text), text, digest } : null);
-  }
-
-  /**
-   * Compares the item file with the last history line. A write interrupted after its history
-   * lines (the write-ahead record; one batch appends several) is rolled forward from the
-   * recorded patches; a change made outside pm (an editor, a merge) is recorded as an
-   * external_edit line so the chain stays an honest account of every state the file had.
-   */
-  private async reconcile(itemId: string, actor: string): Promise<StoredItem | undefined> {
-    const { store, history } = this.deps;
-    const current = await store.read(itemId);
-    const last = await history.last(itemId);
-    const digest = current?.digest ?? null;
-    if (!last) {
-      if (current) await this.recordExternal(itemId, actor, undefined, current);
-      return current;
-    }
-    if (last.digestAfter === digest) return current;
-    const pending = last.digestBefore === digest ? [last] : unappliedTail(await history.read(itemId), digest);
-    if (pending.length > 0) {
-      let state: Item | null = current ? current.item : null;
-      for (const entry of pending) state = entry.digestAfter === null ? null : (applyPatch(state ? { ...state } : {}, entry.patch) as unknown as Item);
-      const text = state ? store.encode(state) : null;
-      if (text === null || digestOf(this.deps.hasher, text) === last.digestAfter) {
-        await this.batch.commit(itemId, state, text);
-        return store.read(itemId);
-      }
-    }
-    await this.recordExternal(itemId, actor, last, current);
-    return current;
-  }
-
-  private async recordExternal(itemId: string, actor: string, last: HistoryEntry | undefined, current: StoredItem | undefined): Promise<void> {
-    const now = new Date(this.deps.clock.now()).toISOString();
-    const patch: JsonPatchOp[] = last ? [] : diffDocuments({}, current ? { ...current.item } : {});
-    await this.deps.history.append(itemId, {
-      receiptId: `rcpt-${this.deps.ids.randomBase36(12)}`,
-      op: 'external_edit',
-      itemId,
-      actor,
-      at: now,
-      revisionBefore: last?.revisionAfter ?? null,
-      revisionAfter: current?.item.revision ?? null,
-      digestBefore: last?.digestAfter ?? null,
-      digestAfter: current?.digest ?? null,
-      patch,
-    });
   }
 
   private async allocateId(): Promise<string> {
