@@ -9,7 +9,7 @@ import {
 } from './json-schemas.js';
 import { pageFooter, summaryLine, summaryLines } from './render.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
-import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
+import { budgetLine, budgetOmission, fitWithinBudget, OMITTED_SCHEMA, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
@@ -146,11 +146,11 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       const result = await requestTracker(deps, ctx).list(query);
       // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
       const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
-      const fit = rowsWithinBudget(result.items.length, (n) =>
+      const fit = fitWithinBudget(result.items.length, (n) =>
         n < result.items.length ? view({ ...result, items: result.items.slice(0, n), nextCursor: CURSOR_ALLOWANCE }, omission(result.items.length - n)) : view(result),
       );
-      if (fit >= result.items.length) return view(result);
-      const shorter = await requestTracker(deps, ctx).list({ ...query, limit: Math.max(1, fit) });
+      if (fit.rows >= result.items.length) return fit.result!;
+      const shorter = await requestTracker(deps, ctx).list({ ...query, limit: Math.max(1, fit.rows) });
       return view(shorter, omission(result.items.length - shorter.items.length));
     },
   });
@@ -203,8 +203,9 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
         const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
         return { data, text };
       };
-      const fit = rowsWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
-      return fit >= hits.length ? view(hits.length) : view(Math.max(1, fit), budgetOmission(hits.length - Math.max(1, fit), 'pass nextCursor as cursor for them'));
+      const fit = fitWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
+      // The measured rendering is sent as it is; a page not even one row of fits is sent with that row.
+      return fit.result ?? view(1, budgetOmission(hits.length - 1, 'pass nextCursor as cursor for them'));
     },
   });
 }
