@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TERMINAL_STATUSES } from '../tracker/config.js';
 import { LIST_SORTS, type ListResult } from '../tracker/list-query.js';
 import type { JsonObject } from '../mcp/wire-types.js';
+import { jsonCopy } from '../util/json-copy.js';
 import type { Tracker, Unreadable } from '../tracker/tracker.js';
 import {
   arraySchema, enumSchema, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
@@ -88,7 +89,7 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
       const text = result.item
         ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
         : [`Nothing is ready. ${result.rationale}`, ...missing.text].join('\n');
-      return { data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...missing.data }, text };
+      return { data: { ...(jsonCopy(result) as JsonObject), ...missing.data }, text };
     },
   });
 }
@@ -134,7 +135,7 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       const view = ({ unreadable, ...result }: ListResult & Unreadable, omitted?: PmMcpBudgetOmission) => {
         const missing = leftOut(unreadable);
         return {
-          data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...(omitted ? { omitted } : {}), ...missing.data },
+          data: { ...(jsonCopy(result) as JsonObject), ...(omitted ? { omitted } : {}), ...missing.data },
           text: [
             ...(result.items.length
               ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor), ...(omitted ? [budgetLine(omitted)] : [])]
@@ -200,7 +201,7 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
             : [offset ? 'No more matches.' : 'No matches.']),
           ...missing.text,
         ].join('\n');
-        const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
+        const data = { results: jsonCopy<unknown>(shown) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
         return { data, text };
       };
       const fit = fitWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
