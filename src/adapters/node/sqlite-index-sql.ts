@@ -14,8 +14,13 @@ const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(
  * predicate. A text filter is narrowed by the word table first (the items with a title or body
  * word containing each run of word characters of the text: sqlite-index-words.ts); the exact
  * substring test (`instr` on the lowercased texts) always decides.
+ *
+ * `perRow` is for a condition tested row by row along an index walk (page's walk): a tag or
+ * blocker is then looked up for the row by its key (`EXISTS` on the primary key of `tags` or
+ * `links`), where `IN (subquery)` would first collect every item with the tag — thousands of
+ * rows at 100k items — for a walk that stops after a few hundred. Both forms select the same rows.
  */
-export function filterSql(filter: IndexFilter): SqlCondition {
+export function filterSql(filter: IndexFilter, { perRow = false }: { readonly perRow?: boolean } = {}): SqlCondition {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -25,11 +30,11 @@ export function filterSql(filter: IndexFilter): SqlCondition {
   if (filter.statuses) add(`i.status IN (${placeholders(filter.statuses)})`, ...filter.statuses);
   if (filter.excludeStatuses?.length) add(`i.status NOT IN (${placeholders(filter.excludeStatuses)})`, ...filter.excludeStatuses);
   if (filter.types) add(`i.type IN (${placeholders(filter.types)})`, ...filter.types);
-  for (const tag of filter.tagsAll ?? []) add('i.rid IN (SELECT rid FROM tags WHERE tag = ?)', tag);
+  for (const tag of filter.tagsAll ?? []) add(perRow ? 'EXISTS (SELECT 1 FROM tags g WHERE g.rid = i.rid AND g.tag = ?)' : 'i.rid IN (SELECT rid FROM tags WHERE tag = ?)', tag);
   if (filter.assignee !== undefined) add('i.assignee = ?', filter.assignee);
   if (filter.parent !== undefined) add('i.parent = ?', filter.parent);
   if (filter.idPrefix !== undefined) add('substr(i.id, 1, ?) = ?', [...filter.idPrefix].length, filter.idPrefix);
-  if (filter.blockedBy !== undefined) add('i.rid IN (SELECT rid FROM links WHERE target = ? AND kind = 0)', filter.blockedBy);
+  if (filter.blockedBy !== undefined) add(perRow ? 'EXISTS (SELECT 1 FROM links l WHERE l.rid = i.rid AND l.kind = 0 AND l.target = ?)' : 'i.rid IN (SELECT rid FROM links WHERE target = ? AND kind = 0)', filter.blockedBy);
   if (filter.text !== undefined) {
     // Every occurrence of a run of word characters of the text lies in a word of the item's title or body.
     for (const piece of new Set(filter.text.match(WORD_PATTERN) ?? [])) add('i.rid IN (SELECT p.rid FROM vocab v JOIN postings p ON p.wid = v.wid WHERE instr(v.word, ?) > 0 AND (p.t > 0 OR p.b > 0))', piece);

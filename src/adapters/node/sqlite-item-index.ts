@@ -185,8 +185,9 @@ export class SqliteItemIndex implements ItemIndexStore {
       let rids: number[] | undefined;
       const index = SORT_INDEXES[query.sort.join(',')];
       if (index && total >= this.tuning.sortBelow) {
-        const walked = this.stmt(`SELECT rid, ok FROM (SELECT i.rid AS rid, (${where.sql}) AS ok FROM items i INDEXED BY ${index} WHERE 1${after} ORDER BY ${order} LIMIT ?) WHERE ok LIMIT ?`)
-          .raw().all(...where.params, ...afterParams, this.tuning.walk, query.limit) as [number, number][];
+        const row = filterSql(query.filter, { perRow: true });
+        const walked = this.stmt(`SELECT rid, ok FROM (SELECT i.rid AS rid, (${row.sql}) AS ok FROM items i INDEXED BY ${index} WHERE 1${after} ORDER BY ${order} LIMIT ?) WHERE ok LIMIT ?`)
+          .raw().all(...row.params, ...afterParams, this.tuning.walk, query.limit) as [number, number][];
         if (walked.length === query.limit) rids = walked.map(([rid]) => rid);
       }
       rids ??= this.stmt(`SELECT i.rid FROM items i WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).pluck().all(...where.params, ...afterParams, query.limit) as number[];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TERMINAL_STATUSES } from '../tracker/config.js';
 import { LIST_SORTS, type ListResult } from '../tracker/list-query.js';
 import type { JsonObject } from '../mcp/wire-types.js';
+import { jsonCopy } from '../util/json-copy.js';
 import type { Tracker, Unreadable } from '../tracker/tracker.js';
 import {
   arraySchema, enumSchema, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
@@ -9,7 +10,7 @@ import {
 } from './json-schemas.js';
 import { pageFooter, summaryLine, summaryLines } from './render.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
-import { budgetLine, budgetOmission, OMITTED_SCHEMA, rowsWithinBudget, type PmMcpBudgetOmission } from './result-bounds.js';
+import { budgetLine, budgetOmission, fitWithinBudget, OMITTED_SCHEMA, type PmMcpBudgetOmission } from './result-bounds.js';
 import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
@@ -88,7 +89,7 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
       const text = result.item
         ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
         : [`Nothing is ready. ${result.rationale}`, ...missing.text].join('\n');
-      return { data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...missing.data }, text };
+      return { data: { ...(jsonCopy(result) as JsonObject), ...missing.data }, text };
     },
   });
 }
@@ -134,7 +135,7 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       const view = ({ unreadable, ...result }: ListResult & Unreadable, omitted?: PmMcpBudgetOmission) => {
         const missing = leftOut(unreadable);
         return {
-          data: { ...(JSON.parse(JSON.stringify(result)) as JsonObject), ...(omitted ? { omitted } : {}), ...missing.data },
+          data: { ...(jsonCopy(result) as JsonObject), ...(omitted ? { omitted } : {}), ...missing.data },
           text: [
             ...(result.items.length
               ? [...result.items.map(summaryLine), pageFooter(result.items.length, result.total, result.nextCursor), ...(omitted ? [budgetLine(omitted)] : [])]
@@ -146,11 +147,11 @@ export function pmListTool(deps: PmTrackerToolDeps) {
       const result = await requestTracker(deps, ctx).list(query);
       // A page over the token budget is asked for again with fewer rows, so its cursor continues right after them.
       const omission = (rows: number) => budgetOmission(rows, 'pass nextCursor as cursor for them');
-      const fit = rowsWithinBudget(result.items.length, (n) =>
+      const fit = fitWithinBudget(result.items.length, (n) =>
         n < result.items.length ? view({ ...result, items: result.items.slice(0, n), nextCursor: CURSOR_ALLOWANCE }, omission(result.items.length - n)) : view(result),
       );
-      if (fit >= result.items.length) return view(result);
-      const shorter = await requestTracker(deps, ctx).list({ ...query, limit: Math.max(1, fit) });
+      if (fit.rows >= result.items.length) return fit.result!;
+      const shorter = await requestTracker(deps, ctx).list({ ...query, limit: Math.max(1, fit.rows) });
       return view(shorter, omission(result.items.length - shorter.items.length));
     },
   });
@@ -200,11 +201,12 @@ export function pmSearchTool(deps: PmTrackerToolDeps) {
             : [offset ? 'No more matches.' : 'No matches.']),
           ...missing.text,
         ].join('\n');
-        const data = { results: JSON.parse(JSON.stringify(shown)) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
+        const data = { results: jsonCopy<unknown>(shown) as JsonObject[], total: result.total, mode: result.mode, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}), ...missing.data };
         return { data, text };
       };
-      const fit = rowsWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
-      return fit >= hits.length ? view(hits.length) : view(Math.max(1, fit), budgetOmission(hits.length - Math.max(1, fit), 'pass nextCursor as cursor for them'));
+      const fit = fitWithinBudget(hits.length, (n) => view(n, n < hits.length ? budgetOmission(hits.length - n, 'pass nextCursor as cursor for them') : undefined));
+      // The measured rendering is sent as it is; a page not even one row of fits is sent with that row.
+      return fit.result ?? view(1, budgetOmission(hits.length - 1, 'pass nextCursor as cursor for them'));
     },
   });
 }

@@ -43,19 +43,31 @@ export function worstCaseResultTokens(data: unknown, text: string): number {
  * 0 when not even one row fits.
  */
 export function rowsWithinBudget(count: number, build: (rows: number) => { readonly data: unknown; readonly text: string }, budget = PM_MCP_RESULT_TOKEN_BUDGET): number {
-  const fits = (k: number) => {
+  return fitWithinBudget(count, build, budget).rows;
+}
+
+/**
+ * {@link rowsWithinBudget}, with the result it measured for those rows (`result`, absent when
+ * not even one row fits): a page within the budget — nearly every page — is rendered once, not
+ * once to measure and again to send.
+ */
+export function fitWithinBudget<R extends { readonly data: unknown; readonly text: string }>(count: number, build: (rows: number) => R, budget = PM_MCP_RESULT_TOKEN_BUDGET): { rows: number; result?: R } {
+  const measured = (k: number) => {
     const result = build(k);
-    return worstCaseResultTokens(result.data, result.text) <= budget;
+    return worstCaseResultTokens(result.data, result.text) <= budget ? result : undefined;
   };
-  if (count === 0 || fits(count)) return count;
+  const whole = count === 0 ? build(0) : measured(count);
+  if (whole) return { rows: count, result: whole };
   let low = 0;
+  let lowResult: R | undefined;
   let high = count; // fits(low) is assumed (an empty page is small); fits(high) is false
   while (high - low > 1) {
     const mid = (low + high) >> 1;
-    if (fits(mid)) low = mid;
+    const result = measured(mid);
+    if (result) [low, lowResult] = [mid, result];
     else high = mid;
   }
-  return low;
+  return lowResult ? { rows: low, result: lowResult } : { rows: low };
 }
 
 /** The omission of `rows` rows, with how to get them. */

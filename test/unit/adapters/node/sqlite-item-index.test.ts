@@ -5,7 +5,7 @@ import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import type { IndexedItem } from '../../../../src/ports/item-index-store.js';
-import { describeItemIndexContract, entry, put } from '../item-index-contract.js';
+import { describeItemIndexContract, entry, put, sig } from '../item-index-contract.js';
 
 const dir = useTempDir('pm-sqlite-index-');
 
@@ -115,6 +115,19 @@ describe('SqliteItemIndex lifecycle', () => {
     expect(existsSync(`${dir()}/other.sqlite.build.lock`)).toBe(false);
     expect(empty.size()).toBe(0);
     for (const store of [a, b, empty]) store.close();
+  });
+
+  it('reads the unreadable files from their own index, not by a pass over every recorded file', () => {
+    const path = `${dir()}/index.sqlite`;
+    const store = new SqliteItemIndex(path);
+    store.open();
+    store.apply([put(entry('pm-a1')), { kind: 'problem', problem: { id: 'pm-b1', message: 'broken' }, file: { signature: sig(2), hash: 7, racy: false } }]);
+    const db = sqliteOpener()(path, 1000);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT id, problem FROM files WHERE problem IS NOT NULL ORDER BY id').all() as { detail: string }[]).map((row) => row.detail).join('\n');
+    db.close();
+    expect(plan).toContain('USING INDEX files_problem');
+    expect(store.problems()).toEqual([{ id: 'pm-b1', message: 'broken' }]);
+    store.close();
   });
 
   it('writes back and truncates a write-ahead log that one large apply grew, so the next opener does not read it all', () => {
