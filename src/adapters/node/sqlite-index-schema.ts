@@ -3,10 +3,11 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 7;
+export const SQLITE_INDEX_SCHEMA = 8;
 
 /**
- * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set),
+ * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set;
+ * files_problem lists the few unreadable ones, which every list, next and search reports, without a pass over every file),
  * `items` the indexed fields (kept narrow, so scans of 100k rows stay in few pages) with two
  * readiness flags kept up to date by every applied change: `blocked` (a blocker is missing or
  * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS files(
   hash INTEGER NOT NULL, racy INTEGER NOT NULL, problem TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS files_racy ON files(racy) WHERE racy = 1;
+CREATE INDEX IF NOT EXISTS files_problem ON files(id) WHERE problem IS NOT NULL;
 CREATE TABLE IF NOT EXISTS items(
   rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, type TEXT NOT NULL,
   status TEXT NOT NULL, priority INTEGER NOT NULL, tags TEXT NOT NULL, parent TEXT, assignee TEXT,
