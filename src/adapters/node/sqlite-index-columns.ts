@@ -112,15 +112,23 @@ export class PostingColumns {
     this.spare = sums;
   }
 
+  /** Every item's priority and status code, read once per state of the database: a list of rowids and one of priorities per status. */
   items(): ItemColumns {
     if (this.itemColumns) return this.itemColumns;
-    const rows = this.stmt('SELECT rid, priority, status FROM items').raw().all() as [number, number, string][];
+    const groups = (this.stmt('SELECT status, group_concat(rid), group_concat(priority) FROM items GROUP BY status').raw().all() as [string, string, string][])
+      .map(([status, rids, priorities]) => {
+        const list: number[] = [];
+        eachPacked(rids, (rid) => list.push(rid));
+        return { code: this.code(status), rids: list, priorities: priorities.split(',').map(Number) };
+      });
     let size = 0;
-    for (const [rid] of rows) if (rid >= size) size = rid + 1;
+    for (const { rids } of groups) for (const rid of rids) if (rid >= size) size = rid + 1;
     const columns = { priority: new Float64Array(size), status: new Uint16Array(size), size };
-    for (const [rid, priority, status] of rows) {
-      columns.priority[rid] = priority;
-      columns.status[rid] = this.code(status);
+    for (const { code, rids, priorities } of groups) {
+      rids.forEach((rid, k) => {
+        columns.priority[rid] = priorities[k]!;
+        columns.status[rid] = code;
+      });
     }
     return (this.itemColumns = columns);
   }
