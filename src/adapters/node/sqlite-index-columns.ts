@@ -50,6 +50,8 @@ export class PostingColumns {
   private itemColumns: ItemColumns | undefined;
   private held = 0;
   private spare: Scratch | undefined;
+  /** The zeroed rowid slots {@link inRowidOrder} reuses from word to word. */
+  private slots: Uint32Array | undefined;
   private seen: string | undefined;
 
   /** @param version a value that changes with every commit to the database (undefined: columns off) */
@@ -144,7 +146,8 @@ export class PostingColumns {
     }
     // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
     const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
-    const column = inRowidOrder(text, this.itemColumns?.size ?? 0);
+    const { column, slots } = inRowidOrder(text, this.slots ?? new Uint32Array(Math.max(1, this.itemColumns?.size ?? 0)));
+    this.slots = slots;
     const n = column.rids.length;
     for (const [old, held] of this.columns) {
       if (this.held + n <= MAX_POSTINGS) break;
@@ -160,12 +163,13 @@ export class PostingColumns {
 /**
  * A word's postings, given as {@link PostingColumns.of} reads them (packed numbers in stored
  * order, comma-separated), as a column in rowid order, so a search walks its per-item sums
- * front to back. A word has one posting per item, so each rowid's slot of a dense array (sized
- * `size` at first, the items' rowid bound, grown if need be) takes its counts and a sweep over
- * the slots gives the order without sorting; a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort.
+ * front to back. A word has one posting per item, so each rowid's slot of a dense array
+ * (`zeroed`, all zeros, grown if need be) takes its counts and a sweep over the slots gives the
+ * order without sorting; a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort.
+ * Returns the column and the slots, zeroed again, for the next word.
  */
-export function inRowidOrder(text: string, size: number): PostingColumn {
-  let slots = new Uint32Array(Math.max(1, size));
+export function inRowidOrder(text: string, zeroed: Uint32Array): { column: PostingColumn; slots: Uint32Array } {
+  let slots = zeroed;
   let n = 0;
   let top = -1;
   let sortInstead = false;
@@ -202,11 +206,16 @@ export function inRowidOrder(text: string, size: number): PostingColumn {
     let k = 0;
     eachPacked(text, (value) => (packed[k++] = value));
     packed.sort().forEach((value, at) => put(at, value));
-    return column;
+    slots.fill(0);
+    return { column, slots };
   }
   let k = 0;
-  for (let rid = 0; rid <= top; rid++) if (slots[rid] !== 0) put(k++, rid * PACK + slots[rid]! - 1);
-  return column;
+  for (let rid = 0; rid <= top; rid++) {
+    if (slots[rid] === 0) continue;
+    put(k++, rid * PACK + slots[rid]! - 1);
+    slots[rid] = 0;
+  }
+  return { column, slots };
 }
 
 /** Calls `visit` with each number of a comma-separated text of non-negative integers. */
