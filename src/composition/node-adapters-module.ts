@@ -8,13 +8,13 @@ import { FileTaskStore } from '../adapters/node/file-task-store.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
-import { SqliteItemIndex } from '../adapters/node/sqlite-item-index.js';
+import { DEFAULT_TUNING, SqliteItemIndex, type PageTuning } from '../adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { Clock } from '../ports/clock.js';
 import type { Locker } from '../ports/locker.js';
 import type { FileSystem } from '../ports/file-system.js';
-import { IDS } from './service-ids.js';
+import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -29,8 +29,17 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
   bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
-  bind(IDS.ItemIndex).toResolvedValue((root: string) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase), [IDS.TrackerRoot]).inSingletonScope();
+  bind(IDS.ItemIndex).toResolvedValue((root: string, mode: TrackerIndexMode) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase, undefined, indexTuning(mode)), [IDS.TrackerRoot, IDS.TrackerIndexMode]).inSingletonScope();
 });
+
+/**
+ * The SQLite index's tuning for a process kind: posting columns (search sums in memory) only in a
+ * long-lived process (`watch`), which searches again over the columns it read; a one-shot
+ * process (`check`) sums in SQL, the same answers for less memory (docs/TRACKER.md "The derived index").
+ */
+export function indexTuning(mode: TrackerIndexMode): PageTuning {
+  return { ...DEFAULT_TUNING, postingColumns: mode.follow === 'watch' };
+}
 
 /**
  * The embedded stores of tasks, used MRTR states and requestState keys (PM_MCP_TASK_STORE=file,

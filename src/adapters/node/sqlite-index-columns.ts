@@ -33,6 +33,8 @@ export const MAX_COUNT = 255;
 const PACK = 16_777_216;
 /** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
 const MAX_POSTINGS = 4_000_000;
+/** Rowid slots {@link inRowidOrder} allocates at most (4 bytes each). */
+const MAX_SLOTS = 1 << 24;
 
 /**
  * The postings of the words a search reads, copied into typed arrays in this process, with
@@ -48,6 +50,8 @@ export class PostingColumns {
   private itemColumns: ItemColumns | undefined;
   private held = 0;
   private spare: Scratch | undefined;
+  /** The zeroed rowid slots {@link inRowidOrder} reuses from word to word. */
+  private slots: Uint32Array | undefined;
   private seen: string | undefined;
 
   /** @param version a value that changes with every commit to the database (undefined: columns off) */
@@ -110,15 +114,23 @@ export class PostingColumns {
     this.spare = sums;
   }
 
+  /** Every item's priority and status code, read once per state of the database: a list of rowids and one of priorities per status. */
   items(): ItemColumns {
     if (this.itemColumns) return this.itemColumns;
-    const rows = this.stmt('SELECT rid, priority, status FROM items').raw().all() as [number, number, string][];
+    const groups = (this.stmt('SELECT status, group_concat(rid), group_concat(priority) FROM items GROUP BY status').raw().all() as [string, string, string][])
+      .map(([status, rids, priorities]) => {
+        const list: number[] = [];
+        eachPacked(rids, (rid) => list.push(rid));
+        return { code: this.code(status), rids: list, priorities: priorities.split(',').map(Number) };
+      });
     let size = 0;
-    for (const [rid] of rows) if (rid >= size) size = rid + 1;
+    for (const { rids } of groups) for (const rid of rids) if (rid >= size) size = rid + 1;
     const columns = { priority: new Float64Array(size), status: new Uint16Array(size), size };
-    for (const [rid, priority, status] of rows) {
-      columns.priority[rid] = priority;
-      columns.status[rid] = this.code(status);
+    for (const { code, rids, priorities } of groups) {
+      rids.forEach((rid, k) => {
+        columns.priority[rid] = priorities[k]!;
+        columns.status[rid] = code;
+      });
     }
     return (this.itemColumns = columns);
   }
@@ -132,39 +144,90 @@ export class PostingColumns {
       this.columns.set(wid, known);
       return known;
     }
-    const n = this.stmt('SELECT count(*) FROM postings WHERE wid = ?').pluck().get(wid) as number;
-    for (const [old, column] of this.columns) {
-      if (this.held + n <= MAX_POSTINGS) break;
-      this.columns.delete(old);
-      this.held -= column.rids.length;
-    }
-    const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
     // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
     const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
-    const packed = new Float64Array(n);
-    let i = 0;
-    let value = 0;
-    for (let at = 0; at < text.length; at++) {
-      const code = text.charCodeAt(at);
-      if (code !== 44) value = value * 10 + code - 48;
-      else {
-        packed[i++] = value;
-        value = 0;
-      }
-    }
-    if (text.length > 0) packed[i] = value;
-    // In rowid order, so a search walks its per-item sums front to back instead of all over them.
-    packed.sort();
-    for (let k = 0; k < n; k++) {
-      const rid = Math.floor(packed[k]! / PACK);
-      const counts = packed[k]! - rid * PACK;
-      column.rids[k] = rid;
-      column.t[k] = counts >> 16;
-      column.b[k] = (counts >> 8) & 255;
-      column.c[k] = counts & 255;
+    const { column, slots } = inRowidOrder(text, this.slots ?? new Uint32Array(Math.max(1, this.itemColumns?.size ?? 0)));
+    this.slots = slots;
+    const n = column.rids.length;
+    for (const [old, held] of this.columns) {
+      if (this.held + n <= MAX_POSTINGS) break;
+      this.columns.delete(old);
+      this.held -= held.rids.length;
     }
     this.columns.set(wid, column);
     this.held += n;
     return column;
   }
+}
+
+/**
+ * A word's postings, given as {@link PostingColumns.of} reads them (packed numbers in stored
+ * order, comma-separated), as a column in rowid order, so a search walks its per-item sums
+ * front to back. A word has one posting per item, so each rowid's slot of a dense array
+ * (`zeroed`, all zeros, grown if need be) takes its counts and a sweep over the slots gives the
+ * order without sorting; a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort.
+ * Returns the column and the slots, zeroed again, for the next word.
+ */
+export function inRowidOrder(text: string, zeroed: Uint32Array): { column: PostingColumn; slots: Uint32Array } {
+  let slots = zeroed;
+  let n = 0;
+  let top = -1;
+  let sortInstead = false;
+  eachPacked(text, (value) => {
+    const rid = Math.floor(value / PACK);
+    if (sortInstead) return;
+    if (rid >= slots.length) {
+      if (rid >= MAX_SLOTS) {
+        sortInstead = true;
+        return;
+      }
+      const grown = new Uint32Array(Math.min(MAX_SLOTS, Math.max(rid + 1, slots.length * 2)));
+      grown.set(slots);
+      slots = grown;
+    }
+    if (slots[rid] !== 0) sortInstead = true;
+    // The counts plus one: 0 marks a slot no posting took.
+    slots[rid] = value - rid * PACK + 1;
+    if (rid > top) top = rid;
+    n++;
+  });
+  if (sortInstead) n = text.length === 0 ? 0 : text.split(',').length;
+  const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
+  const put = (k: number, value: number) => {
+    const rid = Math.floor(value / PACK);
+    const counts = value - rid * PACK;
+    column.rids[k] = rid;
+    column.t[k] = counts >> 16;
+    column.b[k] = (counts >> 8) & 255;
+    column.c[k] = counts & 255;
+  };
+  if (sortInstead) {
+    const packed = new Float64Array(n);
+    let k = 0;
+    eachPacked(text, (value) => (packed[k++] = value));
+    packed.sort().forEach((value, at) => put(at, value));
+    slots.fill(0);
+    return { column, slots };
+  }
+  let k = 0;
+  for (let rid = 0; rid <= top; rid++) {
+    if (slots[rid] === 0) continue;
+    put(k++, rid * PACK + slots[rid]! - 1);
+    slots[rid] = 0;
+  }
+  return { column, slots };
+}
+
+/** Calls `visit` with each number of a comma-separated text of non-negative integers. */
+function eachPacked(text: string, visit: (value: number) => void): void {
+  let value = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code !== 44) value = value * 10 + code - 48;
+    else {
+      visit(value);
+      value = 0;
+    }
+  }
+  if (text.length > 0) visit(value);
 }

@@ -39,11 +39,17 @@ export interface PageTuning {
   readonly sortBelow: number;
   readonly walk: number;
   readonly keptCounts?: boolean;
-  /** Sum searches over posting columns read into memory (sqlite-index-columns.ts; default true); false: in SQL. */
+  /**
+   * Sum searches over posting columns read into memory (sqlite-index-columns.ts; default true);
+   * false: in SQL. The columns pay off in a long-lived process that searches again; a one-shot
+   * process reads each word's postings once, and copying them costs it more memory than summing
+   * them in SQL (docs/TRACKER.md "The derived index"), so the composition turns them off there.
+   */
   readonly postingColumns?: boolean;
 }
 
-const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000, keptCounts: true, postingColumns: true };
+/** The tuning {@link SqliteItemIndex} uses unless given another. */
+export const DEFAULT_TUNING: PageTuning = { sortBelow: 2000, walk: 5000, keptCounts: true, postingColumns: true };
 
 /** The index that holds the items in each list order (the sort fields, id last). */
 const SORT_INDEXES: Readonly<Record<string, string>> = {

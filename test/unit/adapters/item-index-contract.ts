@@ -142,6 +142,15 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(store.size()).toBe(2);
     });
 
+    it('lists the unreadable files by id, among many readable ones, as they come and go', () => {
+      const problem = (id: string, message: string, n: number): IndexChange => ({ kind: 'problem', problem: { id, message }, file: { signature: sig(n), hash: n, racy: false } });
+      store.apply([...Array.from({ length: 40 }, (_, k) => put(entry(`pm-i${k}`), k)), problem('pm-z9', 'last', 50), problem('pm-c3', 'middle', 51), problem('pm-a0', 'first', 52)]);
+      expect(store.problems()).toEqual([{ id: 'pm-a0', message: 'first' }, { id: 'pm-c3', message: 'middle' }, { id: 'pm-z9', message: 'last' }]);
+      store.apply([put(entry('pm-c3'), 53), problem('pm-i7', 'now broken', 54), { kind: 'gone', id: 'pm-z9' }]);
+      expect(store.problems()).toEqual([{ id: 'pm-a0', message: 'first' }, { id: 'pm-i7', message: 'now broken' }]);
+      expect(store.size()).toBe(40);
+    });
+
     it('returns items as they were put, and getMany in the order asked', () => {
       const full = entry('pm-a1', { tags: ['x', 'y'], parent: 'pm-p1', assignee: 'ana', claimHolder: 'bo', claimExpiresAt: '2026-02-01T00:00:00.000Z', blockedBy: ['pm-b1', 'pm-b1'], related: ['pm-c1'], comments: 2, text: { title: 't', body: 'b', comments: 'c\nd' } });
       store.apply([put(full), put(entry('pm-b1'), 1)]);
