@@ -29,7 +29,7 @@ describe('a posting column in rowid order', () => {
 
   it('reuses the slots from word to word, a word with a rowid met twice among them', () => {
     const random = prng(7);
-    let slots = new Uint32Array(16);
+    let slots: Uint32Array = new Uint32Array(16);
     for (let round = 0; round < 20; round++) {
       const rids = [...new Set(Array.from({ length: 1 + Math.floor(random() * 300) }, () => Math.floor(random() * 5000)))];
       const postings = rids.map((rid): Posting => [rid, round, 1, 2]);
