@@ -10,6 +10,14 @@ import { storedScore, wordCounts, type PostingWord, type WordCounts } from './sq
 
 const DIGEST_MODULUS = 2 ** 48;
 const POSTINGS_PER_INSERT = 256;
+/**
+ * Page caches (negative: KiB) of the build file and of the live database during the copy. Both
+ * are small on purpose: the build file is only appended to (its one index, on item ids, is a few
+ * MB), and the copy appends records in key order and makes each secondary index from one sort;
+ * a larger cache only fills with pages written once, and it adds to the build's peak memory.
+ */
+const BUILD_CACHE_KIB = -8192;
+const COPY_CACHE_KIB = -16384;
 
 const STATEMENTS = SQLITE_INDEX_DDL.split(';').map((statement) => statement.trim()).filter(Boolean);
 /** The schema's secondary indexes: dropped for the copy and made again after it, from the sorted rows. */
@@ -91,7 +99,7 @@ export class SqliteIndexBuild implements IndexBuild {
     this.db = opener(path, 1000);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    this.db.pragma('cache_size = -65536');
+    this.db.pragma(`cache_size = ${BUILD_CACHE_KIB}`);
     this.db.exec(BUILD_DDL);
   }
 
@@ -134,7 +142,7 @@ export class SqliteIndexBuild implements IndexBuild {
     live.exec(`ATTACH DATABASE '${this.path.replaceAll("'", "''")}' AS build`);
     try {
       const cache = live.pragma('cache_size', { simple: true }) as number;
-      live.pragma('cache_size = -65536');
+      live.pragma(`cache_size = ${COPY_CACHE_KIB}`);
       live.transaction(() => {
         copyUncounted(live, () => {
           for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);

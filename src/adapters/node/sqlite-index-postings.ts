@@ -21,9 +21,9 @@ interface Block {
  * `postings` table's key order (word id, score descending, priority, status, item rowid), so
  * they are appended to the keyed table instead of inserted all over it or sorted by SQLite.
  *
- * Items must be added in increasing rowid order: the key order is then made by two stable
- * counting sorts (by score, priority and status, then by word id), which keep the rowids of
- * equal keys increasing. The order only decides how fast the rows go in; the table's key
+ * Items must be added in increasing rowid order: the key order is then made by a stable
+ * counting sort by word id, which keeps each word's rowids increasing, and a sort of each word's
+ * run by score, priority, status and rowid. The order only decides how fast the rows go in; the table's key
  * decides where they are.
  */
 export class PostingsBuffer {
@@ -109,7 +109,12 @@ export class PostingsBuffer {
     values[at + 7] = large ? large[2] : block.counts[i * 3 + 2];
   }
 
-  /** Indexes of the postings in key order: stable by (score desc, priority, status), then stable by word id. */
+  /**
+   * Indexes of the postings in key order: by word id (a stable counting sort, so each word's
+   * postings stay in rowid order), then each word's run by (score desc, priority, status, index).
+   * One array of 4 bytes per posting; each run is sorted as doubles `secondary * 2^32 + index`
+   * in a scratch array as long as the longest run (at most one posting per item).
+   */
   private keyOrder(): Uint32Array {
     const n = this.size;
     // Rank of each (priority, status) pair: by priority, then status as SQLite compares text (UTF-8 bytes).
@@ -124,10 +129,31 @@ export class PostingsBuffer {
       const i = index & (BLOCK - 1);
       return (maxScore - block.score[i]!) * pairCount + pairRank[this.pairOf[block.rid[i]!]!]!;
     };
+    const widOf = (index: number) => this.blocks[index >>> BLOCK_BITS]!.wid[index & (BLOCK - 1)]!;
     let maxWid = 0;
     for (const block of this.blocks) for (const wid of block.wid) if (wid > maxWid) maxWid = wid;
-    const bySecondary = countingOrder(n, (k) => k, secondary, (maxScore + 1) * pairCount);
-    return countingOrder(n, (k) => bySecondary[k]!, (index) => this.blocks[index >>> BLOCK_BITS]!.wid[index & (BLOCK - 1)]!, maxWid + 1);
+    const order = countingOrder(n, (k) => k, widOf, maxWid + 1);
+    const runs: [number, number][] = [];
+    let longest = 0;
+    for (let from = 0; from < n; ) {
+      const wid = widOf(order[from]!);
+      let to = from + 1;
+      while (to < n && widOf(order[to]!) === wid) to++;
+      runs.push([from, to]);
+      longest = Math.max(longest, to - from);
+      from = to;
+    }
+    const SHIFT = 2 ** 32;
+    // secondary * 2^32 + index stays an exact double while secondary < 2^21.
+    if ((maxScore + 1) * pairCount > 2 ** 21) throw new Error(`postings: ${pairCount} (priority, status) pairs`);
+    const scratch = new Float64Array(longest);
+    for (const [from, to] of runs) {
+      const run = scratch.subarray(0, to - from);
+      for (let k = from; k < to; k++) run[k - from] = secondary(order[k]!) * SHIFT + order[k]!;
+      run.sort();
+      for (let k = from; k < to; k++) order[k] = run[k - from]! % SHIFT;
+    }
+    return order;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
-import type { IndexChange, IndexedFile, ItemIndexStore } from '../../ports/item-index-store.js';
+import type { FileComparison, IndexChange, IndexedFile, ItemIndexStore } from '../../ports/item-index-store.js';
 import { PmError } from '../errors/index.js';
 import { addHash, fileHash } from './file-hash.js';
 import { toIndexEntry } from './index-entry.js';
@@ -27,6 +27,13 @@ export function isRacy(signature: FileSignature, statAt: number): boolean {
 
 /** Changes applied per index transaction while re-reading many files (fewer, larger transactions rebuild faster). */
 const BATCH = 2500;
+/**
+ * Files handed to a first build at a time. Its transactions are cheap (a file with no journal),
+ * and a batch's parsed items and word counts stay live until the batch is in (tens of MB at
+ * 2,500 files): the garbage collector lets the old generation grow to a multiple of the live heap,
+ * so a small batch lowers the build's peak memory.
+ */
+const BUILD_BATCH = 250;
 /** Re-reads of at least this many files report progress; into an empty index, they build it aside. */
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
@@ -217,6 +224,28 @@ export class IndexSync {
   /** Compares the whole directory with the index; re-reads what differs. Resolves to the number of item files. */
   private async sweep(): Promise<number> {
     const scannedAt = this.clock.now();
+    const { itemFiles, differences } = await this.scanDifferences(scannedAt);
+    const reread = new Set<string>();
+    if (differences) {
+      const { stale, gone } = differences;
+      this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
+      if (stale.length >= PROGRESS_FROM && this.store.size() === 0) {
+        // Built by another process meanwhile: check the built index instead.
+        if (!(await this.build(stale, scannedAt))) return this.sweep();
+      } else await this.reread(stale, scannedAt);
+      for (const { id } of stale) reread.add(id);
+      if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
+    }
+    await this.recheck(this.store.racy().filter((id) => !reread.has(id)));
+    return itemFiles;
+  }
+
+  /**
+   * Lists the items directory (taken at `scannedAt`) and, unless the sum of its hashes matches
+   * the index's, compares it with the index. The listing dies here: a first build would
+   * otherwise hold it while it reads every file.
+   */
+  private async scanDifferences(scannedAt: number): Promise<{ itemFiles: number; differences?: ReturnType<IndexSync['compare']> }> {
     const entries = await this.fs.scan(this.paths.items);
     this.sweeps++;
     this.lastSweepAt = scannedAt;
@@ -228,26 +257,29 @@ export class IndexSync {
     }
     const itemFiles = entries.length - others.length;
     if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
-    const reread = new Set<string>();
-    if (sum !== this.store.digest()) {
-      const files: { id: string; hash: number; signature: FileSignature }[] = [];
-      for (const { name, signature } of entries) {
-        if (!name.endsWith('.md')) continue;
-        const id = name.slice(0, -3);
-        files.push({ id, hash: fileHash(id, signature), signature });
-      }
-      const { changed, gone } = this.store.compareFiles(files);
-      this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
-      const stale = changed.map(({ index, expected }) => ({ ...files[index]!, expected }));
-      if (stale.length >= PROGRESS_FROM && this.store.size() === 0) {
-        // Built by another process meanwhile: check the built index instead.
-        if (!(await this.build(stale, scannedAt))) return this.sweep();
-      } else await this.reread(stale, scannedAt);
-      for (const { id } of stale) reread.add(id);
-      if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
+    return { itemFiles, differences: sum === this.store.digest() ? undefined : this.compare(entries) };
+  }
+
+  /**
+   * The scanned item files whose record differs from the index (to read again) and the records
+   * whose file is gone. A first build holds the stale list while it reads every file, so each
+   * entry is one plain object literal (an object spread would give each its own hidden class,
+   * which at 100,000 files costs tens of MB that the garbage collector's heap limit then
+   * multiplies), and the intermediate lists die here.
+   */
+  private compare(entries: readonly { name: string; signature: FileSignature }[]): { stale: (Stale & { signature: FileSignature })[]; gone: FileComparison['gone'] } {
+    const files: { id: string; hash: number; signature: FileSignature }[] = [];
+    for (const { name, signature } of entries) {
+      if (!name.endsWith('.md')) continue;
+      const id = name.slice(0, -3);
+      files.push({ id, hash: fileHash(id, signature), signature });
     }
-    await this.recheck(this.store.racy().filter((id) => !reread.has(id)));
-    return itemFiles;
+    const { changed, gone } = this.store.compareFiles(files);
+    const stale = changed.map(({ index, expected }) => {
+      const { id, signature } = files[index]!;
+      return { id, signature, expected };
+    });
+    return { stale, gone };
   }
 
   /** Re-reads files whose signature the scan already took (at `statAt`). */
@@ -268,7 +300,7 @@ export class IndexSync {
         continue;
       }
       try {
-        await this.readBatches(stale, statAt, (batch) => build.add(batch));
+        await this.readBatches(stale, statAt, (batch) => build.add(batch), BUILD_BATCH);
         build.finish();
         return true;
       } catch (error) {
@@ -278,11 +310,11 @@ export class IndexSync {
     }
   }
 
-  /** Reads the files in batches of {@link BATCH}, {@link READS_IN_FLIGHT} at a time, handing each batch on. */
-  private async readBatches(stale: readonly (Stale & { signature: FileSignature })[], statAt: number, take: (batch: IndexChange[]) => void): Promise<void> {
+  /** Reads the files in batches of `size` ({@link BATCH}), {@link READS_IN_FLIGHT} at a time, handing each batch on. */
+  private async readBatches(stale: readonly (Stale & { signature: FileSignature })[], statAt: number, take: (batch: IndexChange[]) => void, size = BATCH): Promise<void> {
     const progress = stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
-    for (let from = 0; from < stale.length || from === 0; from += BATCH) {
-      const part = stale.slice(from, from + BATCH);
+    for (let from = 0; from < stale.length || from === 0; from += size) {
+      const part = stale.slice(from, from + size);
       const batch: IndexChange[] = new Array(part.length);
       let next = 0;
       const reader = async () => {
