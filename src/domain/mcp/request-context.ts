@@ -1,39 +1,14 @@
 import type { Principal } from '../../ports/authorizer.js';
 import type { MessageSink } from '../../ports/message-sink.js';
 import type { TransportFacts } from '../../ports/transport.js';
-import { PmMcpInvalidParamsError, PmMcpUnsupportedProtocolVersionError } from '../errors/mcp-errors.js';
+import { legacyRequestFields, transportHeader, type McpInboundMessage, type McpLegacyConnectionState } from './legacy-request-fields.js';
 import { SILENT_MCP_NOTIFIER, type McpRequestNotifier } from './notifier.js';
-import {
-  isPmMcpLegacyProtocolVersion,
-  MCP_LOG_LEVELS,
-  MCP_MODERN_REQUEST_META_KEYS,
-  MCP_PROTOCOL_VERSION_HEADER,
-  PM_MCP_LEGACY_PROTOCOL_VERSIONS,
-  PM_MCP_PROTOCOL_VERSION,
-  type McpEra,
-  type McpLogLevel,
-  type PmMcpLegacyProtocolVersion,
-} from './protocol.js';
+import { isPmMcpLegacyProtocolVersion, MCP_MODERN_REQUEST_META_KEYS, MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
 import { MCP_MODERN_ONLY_METHODS } from './methods/method-catalog.js';
-import { frozenJsonCopy, mcpClientCapabilitiesSchema, mcpImplementationSchema, parseModernRequestMeta, readMcpProgressToken, readMcpTraceContext, type McpTraceContext } from './request-meta.js';
+import { parseModernRequestMeta, type McpTraceContext } from './request-meta.js';
 import type { JsonObject, JsonRpcId, McpClientCapabilities, McpImplementation } from './wire-types.js';
 
-/** The part of a JSON-RPC request or notification the resolver reads. */
-export interface McpInboundMessage {
-  readonly id?: JsonRpcId;
-  readonly method: string;
-  readonly params?: JsonObject;
-}
-
-/**
- * What an earlier legacy `initialize` on the same stdio connection supplied. Only the legacy
- * path reads it (an initialize-era client declares identity once); modern requests never do.
- */
-export interface McpLegacyConnectionState {
-  readonly revision: PmMcpLegacyProtocolVersion;
-  readonly clientCapabilities: McpClientCapabilities;
-  readonly clientInfo: McpImplementation | undefined;
-}
+export { legacyVersionRefusal, type McpInboundMessage, type McpLegacyConnectionState } from './legacy-request-fields.js';
 
 /**
  * Everything a handler may know about the request it serves, resolved from that message (and,
@@ -102,14 +77,6 @@ export interface ResolveMcpRequestContextOptions {
 
 const SILENT_CHANNEL: MessageSink = Object.freeze({ send: () => undefined });
 
-function header(facts: TransportFacts, name: string): string | undefined {
-  const headers = facts.headers;
-  if (!headers) return undefined;
-  if (headers[name] !== undefined) return headers[name];
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
-  return undefined;
-}
-
 function metaOf(message: McpInboundMessage): unknown {
   return message.params?._meta;
 }
@@ -130,7 +97,7 @@ export function decideMcpEra(message: McpInboundMessage, facts: TransportFacts, 
   const meta = metaOf(message);
   if (meta && typeof meta === 'object' && !Array.isArray(meta) && MCP_MODERN_REQUEST_META_KEYS.some((key) => key in meta)) return 'modern';
   if (message.method === 'initialize') return 'legacy';
-  const version = header(facts, MCP_PROTOCOL_VERSION_HEADER)?.trim();
+  const version = transportHeader(facts, MCP_PROTOCOL_VERSION_HEADER)?.trim();
   if (isPmMcpLegacyProtocolVersion(version)) return 'legacy';
   if (isModernOnly(message.method)) return 'modern';
   if (version !== undefined && version !== '') return 'modern';
@@ -147,50 +114,6 @@ function negotiate(declared: McpClientCapabilities, offered: Readonly<Record<str
     if (!offered || Object.prototype.hasOwnProperty.call(offered, id)) out[id] = extensions[id]!;
   }
   return Object.freeze(out);
-}
-
-/** The -32022 refusal of a legacy `initialize`: message and data name every revision it accepts (seed 004). */
-export function legacyVersionRefusal(requested: string): PmMcpUnsupportedProtocolVersionError {
-  const accepted = PM_MCP_LEGACY_PROTOCOL_VERSIONS.join(', ');
-  return new PmMcpUnsupportedProtocolVersionError(
-    requested,
-    PM_MCP_LEGACY_PROTOCOL_VERSIONS,
-    `Unsupported protocol version ${JSON.stringify(requested)}: initialize accepts ${accepted}; ${PM_MCP_PROTOCOL_VERSION} is served through per-request _meta`,
-  );
-}
-
-function legacyRevision(message: McpInboundMessage, facts: TransportFacts, state: McpLegacyConnectionState | undefined): PmMcpLegacyProtocolVersion {
-  if (message.method === 'initialize') {
-    const requested = message.params?.protocolVersion;
-    if (requested === undefined) return PM_MCP_LEGACY_PROTOCOL_VERSIONS[0];
-    if (typeof requested !== 'string') throw new PmMcpInvalidParamsError('initialize: protocolVersion must be a string', { field: 'protocolVersion' });
-    if (!isPmMcpLegacyProtocolVersion(requested)) throw legacyVersionRefusal(requested);
-    return requested;
-  }
-  const fromHeader = header(facts, MCP_PROTOCOL_VERSION_HEADER)?.trim();
-  if (isPmMcpLegacyProtocolVersion(fromHeader)) return fromHeader;
-  return state?.revision ?? PM_MCP_LEGACY_PROTOCOL_VERSIONS[0];
-}
-
-function legacyIdentity(message: McpInboundMessage, state: McpLegacyConnectionState | undefined): { caps: McpClientCapabilities; info: McpImplementation | undefined } {
-  if (message.method !== 'initialize') return { caps: state?.clientCapabilities ?? {}, info: state?.clientInfo };
-  const caps = mcpClientCapabilitiesSchema().safeParse(message.params?.capabilities ?? {});
-  if (!caps.success) throw new PmMcpInvalidParamsError('initialize: capabilities must be a ClientCapabilities object', { field: 'capabilities' });
-  const rawInfo = message.params?.clientInfo;
-  const info = rawInfo === undefined ? undefined : mcpImplementationSchema().safeParse(rawInfo);
-  if (info && !info.success) throw new PmMcpInvalidParamsError('initialize: clientInfo needs string name and version', { field: 'clientInfo' });
-  return { caps: caps.data as McpClientCapabilities, info: info?.data as McpImplementation | undefined };
-}
-
-/**
- * The log level of a legacy request (2025-11-25 `server/utilities/logging`): the level a
- * `logging/setLevel` asks for (so its own exchange already carries messages at that level), or
- * the one an earlier `logging/setLevel` chose on the same connection.
- */
-function legacyLogLevel(message: McpInboundMessage, connectionLevel: McpLogLevel | undefined): McpLogLevel | undefined {
-  if (message.method !== 'logging/setLevel') return connectionLevel;
-  const level = message.params?.level;
-  return (MCP_LOG_LEVELS as readonly unknown[]).includes(level) ? (level as McpLogLevel) : connectionLevel;
 }
 
 /**
@@ -217,21 +140,7 @@ export function resolveMcpRequestContext(message: McpInboundMessage, transportFa
       trace: meta.trace,
     };
   } else {
-    if (rawMeta !== undefined && (typeof rawMeta !== 'object' || rawMeta === null || Array.isArray(rawMeta))) {
-      throw new PmMcpInvalidParamsError('Malformed _meta: must be an object', { field: '_meta' });
-    }
-    const meta = (rawMeta ?? {}) as JsonObject;
-    const identity = legacyIdentity(message, options.legacy);
-    fields = {
-      era,
-      revision: legacyRevision(message, transportFacts, options.legacy),
-      clientCapabilities: frozenJsonCopy(identity.caps),
-      clientInfo: identity.info && frozenJsonCopy(identity.info),
-      extensions: NO_EXTENSIONS,
-      logLevel: legacyLogLevel(message, options.legacyLogLevel),
-      progressToken: readMcpProgressToken(meta),
-      trace: readMcpTraceContext(meta),
-    };
+    fields = { era, ...legacyRequestFields(message, transportFacts, rawMeta, options.legacy, options.legacyLogLevel), extensions: NO_EXTENSIONS };
   }
   const notify = typeof options.notify === 'function' ? options.notify({ era, progressToken: fields.progressToken, logLevel: fields.logLevel }) : options.notify ?? SILENT_MCP_NOTIFIER;
   return new ResolvedMcpRequestContext(fields, message, options.principal ?? transportFacts.principal, transportFacts.kind, options.signal, notify, options.channel);
