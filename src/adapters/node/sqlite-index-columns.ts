@@ -34,6 +34,8 @@ const PACK = 16_777_216;
 /** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
 const MAX_POSTINGS = 4_000_000;
 /** Rowid slots {@link inRowidOrder} allocates at most (4 bytes each). */
+/** A word with fewer postings than one per this many rowids (up to its largest) is sorted, not swept. */
+const SPARSE = 16;
 const MAX_SLOTS = 1 << 24;
 
 /**
@@ -163,59 +165,68 @@ export class PostingColumns {
 /**
  * A word's postings, given as {@link PostingColumns.of} reads them (packed numbers in stored
  * order, comma-separated), as a column in rowid order, so a search walks its per-item sums
- * front to back. A word has one posting per item, so each rowid's slot of a dense array
+ * front to back. A word has one posting per item: when its rowids are dense (at least one in
+ * {@link SPARSE} of the rowids up to its largest), each rowid's slot of a dense array
  * (`zeroed`, all zeros, grown if need be) takes its counts and a sweep over the slots gives the
- * order without sorting; a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort.
- * Returns the column and the slots, zeroed again, for the next word.
+ * order without sorting; a sparse word, a rowid met twice, or one past {@link MAX_SLOTS} is
+ * sorted instead (a sweep would visit every slot for a few postings). Returns the column and
+ * the slots, zeroed again, for the next word.
  */
 export function inRowidOrder(text: string, zeroed: Uint32Array): { column: PostingColumn; slots: Uint32Array } {
-  let slots = zeroed;
-  let n = 0;
+  const packed = parsePacked(text);
+  const n = packed.length;
   let top = -1;
-  let sortInstead = false;
-  eachPacked(text, (value) => {
-    const rid = Math.floor(value / PACK);
-    if (sortInstead) return;
-    if (rid >= slots.length) {
-      if (rid >= MAX_SLOTS) {
-        sortInstead = true;
-        return;
-      }
-      const grown = new Uint32Array(Math.min(MAX_SLOTS, Math.max(rid + 1, slots.length * 2)));
-      grown.set(slots);
-      slots = grown;
-    }
-    if (slots[rid] !== 0) sortInstead = true;
+  for (let k = 0; k < n; k++) top = Math.max(top, Math.floor(packed[k]! / PACK));
+  if (top >= MAX_SLOTS || n * SPARSE <= top) return { column: columnOf(packed.sort()), slots: zeroed };
+  let slots = zeroed;
+  if (top >= slots.length) {
+    slots = new Uint32Array(Math.min(MAX_SLOTS, Math.max(top + 1, slots.length * 2)));
+    slots.set(zeroed);
+  }
+  let twice = false;
+  for (let k = 0; k < n; k++) {
+    const rid = Math.floor(packed[k]! / PACK);
+    if (slots[rid] !== 0) twice = true;
     // The counts plus one: 0 marks a slot no posting took.
-    slots[rid] = value - rid * PACK + 1;
-    if (rid > top) top = rid;
-    n++;
-  });
-  if (sortInstead) n = text.length === 0 ? 0 : text.split(',').length;
-  const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
-  const put = (k: number, value: number) => {
-    const rid = Math.floor(value / PACK);
-    const counts = value - rid * PACK;
-    column.rids[k] = rid;
-    column.t[k] = counts >> 16;
-    column.b[k] = (counts >> 8) & 255;
-    column.c[k] = counts & 255;
-  };
-  if (sortInstead) {
-    const packed = new Float64Array(n);
-    let k = 0;
-    eachPacked(text, (value) => (packed[k++] = value));
-    packed.sort().forEach((value, at) => put(at, value));
-    slots.fill(0);
-    return { column, slots };
+    slots[rid] = packed[k]! - rid * PACK + 1;
+  }
+  if (twice) {
+    slots.fill(0, 0, top + 1);
+    return { column: columnOf(packed.sort()), slots };
   }
   let k = 0;
   for (let rid = 0; rid <= top; rid++) {
     if (slots[rid] === 0) continue;
-    put(k++, rid * PACK + slots[rid]! - 1);
+    packed[k++] = rid * PACK + slots[rid]! - 1;
     slots[rid] = 0;
   }
-  return { column, slots };
+  return { column: columnOf(packed), slots };
+}
+
+/** The comma-separated non-negative integers of `text`. */
+function parsePacked(text: string): Float64Array {
+  if (text.length === 0) return new Float64Array(0);
+  let n = 1;
+  for (let at = text.indexOf(','); at >= 0; at = text.indexOf(',', at + 1)) n++;
+  const packed = new Float64Array(n);
+  let k = 0;
+  eachPacked(text, (value) => (packed[k++] = value));
+  return packed;
+}
+
+/** Packed postings (rowid, then the three counts a byte each), in the order given, as a column. */
+function columnOf(packed: Float64Array): PostingColumn {
+  const n = packed.length;
+  const column = { rids: new Int32Array(n), t: new Uint8Array(n), b: new Uint8Array(n), c: new Uint8Array(n) };
+  for (let k = 0; k < n; k++) {
+    const rid = Math.floor(packed[k]! / PACK);
+    const counts = packed[k]! - rid * PACK;
+    column.rids[k] = rid;
+    column.t[k] = counts >> 16;
+    column.b[k] = (counts >> 8) & 255;
+    column.c[k] = counts & 255;
+  }
+  return column;
 }
 
 /** Calls `visit` with each number of a comma-separated text of non-negative integers. */

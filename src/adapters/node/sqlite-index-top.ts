@@ -74,20 +74,20 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
       title.push(titled ? UNKNOWN : NO);
       insertBest(best, x, limit, (y) => order(x, score, y));
     }
-    // Titles to look up, best possible score first; stop when the best left cannot reach the cut.
-    const open = rids.map((_, x) => x).filter((x) => title[x] === UNKNOWN);
-    open.sort((x, y) => order(x, scores[x]!, y));
-    let from = 0;
-    for (let batch = Math.max(32, limit * 2); bonus > 0 && from < open.length; batch *= 2) {
+    // Titles to look up, best possible score first, in growing batches; stop when the best left
+    // cannot reach the cut. Each batch is picked from those left (a full sort would order
+    // thousands of candidates that are never looked up).
+    let open = rids.map((_, x) => x).filter((x) => title[x] === UNKNOWN);
+    for (let batch = Math.max(32, limit * 2); bonus > 0 && open.length > 0; batch *= 2) {
+      const part = pickBest(open, batch, order, scores);
       const cut = kth(rids.length, limit, order, scores);
-      if (cut !== undefined && order(open[from]!, scores[open[from]!]! + bonus, cut) > 0) break;
-      const part = open.slice(from, from + batch);
-      from += part.length;
+      if (cut !== undefined && order(part[0]!, scores[part[0]!]! + bonus, cut) > 0) break;
       const found = sources.inTitle(part.map((x) => rids[x]!));
       for (const x of part) {
         title[x] = found.has(rids[x]!) ? YES : NO;
         if (title[x] === YES) scores[x] = scores[x]! + bonus;
       }
+      open = open.filter((x) => title[x] === UNKNOWN);
     }
     const cut = kth(rids.length, limit, order, scores);
     const kept = rids.map((_, x) => x).filter((x) => cut === undefined || order(x, scores[x]!, cut) <= 0);
@@ -142,11 +142,24 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, status: Ui
   return touched;
 }
 
+/** The best `count` of `candidates` by `order`, best first (ties keep their order in `candidates`). */
+function pickBest(candidates: readonly number[], count: number, order: (x: number, xScore: number, y: number) => number, scores: readonly number[]): number[] {
+  const best: number[] = [];
+  for (const x of candidates) {
+    if (best.length === count && order(x, scores[x]!, best[count - 1]!) >= 0) continue;
+    insertBest(best, x, count, (y) => order(x, scores[x]!, y));
+  }
+  return best;
+}
+
 /** The index of the `limit`-th candidate by `order` (undefined with fewer). */
 function kth(count: number, limit: number, order: (x: number, xScore: number, y: number) => number, scores: readonly number[]): number | undefined {
   if (limit < 1 || count < limit) return undefined;
   const best: number[] = [];
-  for (let x = 0; x < count; x++) insertBest(best, x, limit, (y) => order(x, scores[x]!, y));
+  for (let x = 0; x < count; x++) {
+    if (best.length === limit && order(x, scores[x]!, best[limit - 1]!) >= 0) continue;
+    insertBest(best, x, limit, (y) => order(x, scores[x]!, y));
+  }
   return best[limit - 1];
 }
 
