@@ -95,6 +95,12 @@ export interface FileSystem {
   isDirectory(path: string): Promise<boolean>;
   /** Files (not directories) directly in dir with their signatures; [] when dir is missing. */
   scan(dir: string): Promise<DirectoryEntry[]>;
+  /**
+   * Calls `visit` with each file directly in dir and its signature, as {@link scan} lists them,
+   * keeping none: a pass over a large directory (a sum of its signatures) without the memory
+   * of its list. Nothing when dir is missing.
+   */
+  visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void>;
   /** Creates a directory and its parents. */
   ensureDir(path: string): Promise<void>;
   /** Watches a directory's direct entries; returns the function that stops watching. */

@@ -90,6 +90,10 @@ export class MemoryFileSystem implements FileSystem {
     return out.sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
+  async visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void> {
+    for (const { name, signature } of await this.scan(dir)) visit(name, signature);
+  }
+
   async ensureDir(path: string): Promise<void> {
     this.addDirs(path);
   }

@@ -126,24 +126,29 @@ export class NodeFileSystem implements FileSystem {
 
   /** Stats in synchronous chunks (far cheaper than one promise per file at 100k files). */
   async scan(dir: string): Promise<DirectoryEntry[]> {
+    const out: DirectoryEntry[] = [];
+    await this.visitFiles(dir, (name, signature) => out.push({ name, signature }));
+    return out;
+  }
+
+  async visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void> {
     let names: string[];
     try {
       // Names only: the stat below tells files apart, and 100k Dirent objects would double the
       // memory a scan of a large tracker takes.
       names = await fsp.readdir(dir);
     } catch (error) {
-      if (isMissing(error)) return [];
+      if (isMissing(error)) return;
       throw error;
     }
-    const out: DirectoryEntry[] = [];
     for (let i = 0; i < names.length; i += SCAN_CHUNK) {
-      for (const name of names.slice(i, i + SCAN_CHUNK)) {
+      for (let k = i; k < Math.min(names.length, i + SCAN_CHUNK); k++) {
+        const name = names[k]!;
         const s = statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (s?.isFile()) out.push({ name, signature: { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino } });
+        if (s?.isFile()) visit(name, { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
       }
       if (i + SCAN_CHUNK < names.length) await new Promise((resolve) => setImmediate(resolve));
     }
-    return out;
   }
 
   async ensureDir(path: string): Promise<void> {

@@ -223,16 +223,15 @@ export class IndexSync {
 
   /** Compares the whole directory with the index; re-reads what differs. Resolves to the number of item files. */
   private async sweep(): Promise<number> {
-    const scannedAt = this.clock.now();
-    const { itemFiles, differences } = await this.scanDifferences(scannedAt);
+    const { itemFiles, differences, statAt } = await this.scanDifferences();
     const reread = new Set<string>();
     if (differences) {
       const { stale, gone } = differences;
       this.store.apply(gone.map(({ id, expected }) => ({ kind: 'gone', id, expected })));
       if (stale.length >= PROGRESS_FROM && this.store.size() === 0) {
         // Built by another process meanwhile: check the built index instead.
-        if (!(await this.build(stale, scannedAt))) return this.sweep();
-      } else await this.reread(stale, scannedAt);
+        if (!(await this.build(stale, statAt))) return this.sweep();
+      } else await this.reread(stale, statAt);
       for (const { id } of stale) reread.add(id);
       if (stale.length === 0 && gone.length === 0) this.store.recomputeDigest();
     }
@@ -241,23 +240,39 @@ export class IndexSync {
   }
 
   /**
-   * Lists the items directory (taken at `scannedAt`) and, unless the sum of its hashes matches
-   * the index's, compares it with the index. The listing dies here: a first build would
-   * otherwise hold it while it reads every file.
+   * Passes over the items directory summing its files' hashes, keeping none of its entries,
+   * and, unless the sum matches the index's, lists it again to compare it with the index (an
+   * index whose sum is 0, as an empty one's, is compared at once). The list dies here: a first build would otherwise hold
+   * it while it reads every file. `statAt`: when the compared signatures were taken.
    */
-  private async scanDifferences(scannedAt: number): Promise<{ itemFiles: number; differences?: ReturnType<IndexSync['compare']> }> {
-    const entries = await this.fs.scan(this.paths.items);
+  private async scanDifferences(): Promise<{ itemFiles: number; differences?: ReturnType<IndexSync['compare']>; statAt: number }> {
+    const items = this.paths.items;
     this.sweeps++;
-    this.lastSweepAt = scannedAt;
-    const others: string[] = [];
-    let sum = 0;
-    for (const { name, signature } of entries) {
-      if (name.endsWith('.md')) sum = addHash(sum, fileHash(name.slice(0, -3), signature));
-      else others.push(name);
+    const digest = this.store.digest();
+    let cleaned = false;
+    if (digest !== 0) {
+      const statAt = this.clock.now();
+      this.lastSweepAt = statAt;
+      const others: string[] = [];
+      let sum = 0;
+      let itemFiles = 0;
+      await this.fs.visitFiles(items, (name, signature) => {
+        if (!name.endsWith('.md')) others.push(name);
+        else {
+          itemFiles++;
+          sum = addHash(sum, fileHash(name.slice(0, -3), signature));
+        }
+      });
+      if (others.length > 0) await this.fs.removeAbandonedTemps?.(items, others);
+      cleaned = true;
+      if (sum === digest) return { itemFiles, statAt };
     }
-    const itemFiles = entries.length - others.length;
-    if (others.length > 0) await this.fs.removeAbandonedTemps?.(this.paths.items, others);
-    return { itemFiles, differences: sum === this.store.digest() ? undefined : this.compare(entries) };
+    const statAt = this.clock.now();
+    this.lastSweepAt = statAt;
+    const entries = await this.fs.scan(items);
+    const others = entries.filter(({ name }) => !name.endsWith('.md')).map(({ name }) => name);
+    if (others.length > 0 && !cleaned) await this.fs.removeAbandonedTemps?.(items, others);
+    return { itemFiles: entries.length - others.length, differences: this.compare(entries), statAt };
   }
 
   /**

@@ -98,6 +98,19 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       expect(await s.fs.listEntries(`${root}/many`, { limit: 0 })).toMatchObject({ status: 'listed', truncated: true, entries: [] });
     });
 
+    it('visits the files of a directory with the signatures scan lists, and nothing of a missing one', async () => {
+      await s.mkdir(`${root}/many/sub`);
+      for (const name of ['b.md', 'a.md', 'c.tmp-1']) await s.writeBytes(`${root}/many/${name}`, text(name));
+      const visited: { name: string; signature: unknown }[] = [];
+      await s.fs.visitFiles(`${root}/many`, (name, signature) => visited.push({ name, signature }));
+      const byName = (x: { name: string }, y: { name: string }) => (x.name < y.name ? -1 : 1);
+      expect(visited.sort(byName)).toEqual([...(await s.fs.scan(`${root}/many`))].sort(byName));
+      expect(visited.map(({ name }) => name)).toEqual(['a.md', 'b.md', 'c.tmp-1']);
+      const none: string[] = [];
+      await s.fs.visitFiles(`${root}/missing`, (name) => none.push(name));
+      expect(none).toEqual([]);
+    });
+
     it('lists an empty directory as empty', async () => {
       await s.mkdir(`${root}/void`);
       expect(await s.fs.listEntries(`${root}/void`, { limit: 10 })).toMatchObject({ status: 'listed', entries: [], truncated: false });

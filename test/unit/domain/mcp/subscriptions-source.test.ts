@@ -50,6 +50,9 @@ class ScriptedWatchFs implements FileSystem {
     await this.held; // a held scan reads the directory only when released (it sees every write made meanwhile)
     return this.inner.scan(dir);
   }
+  async visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void> {
+    for (const { name, signature } of await this.scan(dir)) visit(name, signature);
+  }
   watchTree(dir: string, listener: WatchListener) { return this.inner.watchTree(dir, listener); }
   watch(_dir: string, listener: WatchListener): () => void {
     this.listeners.push(listener);

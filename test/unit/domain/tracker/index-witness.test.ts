@@ -4,15 +4,18 @@ import { MemoryIndexFreshness } from '../../../../src/adapters/memory/memory-ind
 import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
 import { IndexSync } from '../../../../src/domain/tracker/index-sync.js';
 import { TrackerPaths } from '../../../../src/domain/tracker/tracker-paths.js';
-import type { DirectoryEntry, WatchListener } from '../../../../src/ports/file-system.js';
+import type { FileSignature, WatchListener } from '../../../../src/ports/file-system.js';
 import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
 
-/** Counts directory scans, so a test can tell a sweep from a vouched refresh. */
+/**
+ * Counts the passes over a directory that begin a sweep of an index holding items (the sum of
+ * every file's signature), so a test can tell a sweep from a vouched refresh.
+ */
 class CountingFileSystem extends MemoryFileSystem {
   scans = 0;
-  override async scan(dir: string): Promise<DirectoryEntry[]> {
+  override async visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void> {
     this.scans++;
-    return super.scan(dir);
+    return super.visitFiles(dir, visit);
   }
 }
 
