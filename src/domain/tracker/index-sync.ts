@@ -1,29 +1,12 @@
 import type { Clock } from '../../ports/clock.js';
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
-import type { FileComparison, IndexChange, IndexedFile, ItemIndexStore } from '../../ports/item-index-store.js';
-import { PmError } from '../errors/index.js';
+import type { FileComparison, IndexChange, ItemIndexStore } from '../../ports/item-index-store.js';
 import { addHash, fileHash } from './file-hash.js';
 import { toIndexEntry } from './index-entry.js';
-import { parseItem } from './item-codec.js';
 import type { Item } from './item.js';
+import { IndexFileReader, type StaleFile } from './index-file-reader.js';
 import type { TrackerPaths } from './tracker-paths.js';
-
-/**
- * A file whose modification time is this close to the moment its signature was taken may still
- * be edited in place within the same timestamp tick, leaving size, time and inode unchanged
- * (git's "racily clean" entries); such a file is read again by later checks until it is older.
- * Linux stamps files from a clock that advances once per scheduler tick (1 to 10 ms); a time
- * that is a whole second suggests a filesystem with coarse timestamps (ext3 and HFS+ 1 s, FAT
- * 2 s), which gets {@link RACY_COARSE_MS}.
- */
-export const RACY_MS = 25;
-export const RACY_COARSE_MS = 2000;
-
-/** Whether a file with this signature, taken at `statAt`, might change unseen by its signature. */
-export function isRacy(signature: FileSignature, statAt: number): boolean {
-  return signature.mtimeMs > statAt - (signature.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
-}
 
 /** Changes applied per index transaction while re-reading many files (fewer, larger transactions rebuild faster). */
 const BATCH = 2500;
@@ -38,8 +21,6 @@ const BUILD_BATCH = 250;
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
 export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
-/** Files read at once (reads overlap their I/O waits; parsing stays on this thread). */
-const READS_IN_FLIGHT = 16;
 /** How long a process waits before looking again whether another one's build is done (ms). */
 const BUILD_WAIT_MS = 200;
 
@@ -65,12 +46,6 @@ export interface IndexSyncOptions {
    * (half of it leaves a margin). Default {@link DEFAULT_WATCH_OVERFLOW_AT}.
    */
   readonly watchOverflowAt?: number;
-}
-
-/** A file to read again, with the signature the index recorded for it (null: none). */
-interface Stale {
-  readonly id: string;
-  readonly expected: FileSignature | null;
 }
 
 /**
@@ -108,6 +83,7 @@ export class IndexSync {
   private totalEvents = 0;
   private sweeps = 0;
   private lastSweepAt: number | undefined;
+  private readonly reader: IndexFileReader;
 
   constructor(
     private readonly fs: FileSystem,
@@ -115,7 +91,9 @@ export class IndexSync {
     private readonly paths: TrackerPaths,
     private readonly store: ItemIndexStore,
     private readonly options: IndexSyncOptions = {},
-  ) {}
+  ) {
+    this.reader = new IndexFileReader(fs, paths);
+  }
 
   /**
    * Brings the index up to date with the files. A call made while a check runs waits for it and
@@ -142,7 +120,7 @@ export class IndexSync {
    * lock, or by the next {@link refresh} of this process, whichever comes first.
    */
   recordItem(item: Item, signature: FileSignature): void {
-    this.pending.push({ kind: 'item', item: toIndexEntry(item), file: this.fileOf(item.id, signature, this.clock.now()) });
+    this.pending.push({ kind: 'item', item: toIndexEntry(item), file: this.reader.fileOf(item.id, signature, this.clock.now()) });
   }
 
   /** Records that this process just removed an item's file (applied like {@link recordItem}). */
@@ -282,7 +260,7 @@ export class IndexSync {
    * which at 100,000 files costs tens of MB that the garbage collector's heap limit then
    * multiplies), and the intermediate lists die here.
    */
-  private compare(entries: readonly { name: string; signature: FileSignature }[]): { stale: (Stale & { signature: FileSignature })[]; gone: FileComparison['gone'] } {
+  private compare(entries: readonly { name: string; signature: FileSignature }[]): { stale: StaleFile[]; gone: FileComparison['gone'] } {
     const files: { id: string; hash: number; signature: FileSignature }[] = [];
     for (const { name, signature } of entries) {
       if (!name.endsWith('.md')) continue;
@@ -298,15 +276,15 @@ export class IndexSync {
   }
 
   /** Re-reads files whose signature the scan already took (at `statAt`). */
-  private async reread(stale: readonly (Stale & { signature: FileSignature })[], statAt: number): Promise<void> {
-    await this.readBatches(stale, statAt, (batch) => this.store.apply(batch));
+  private async reread(stale: readonly StaleFile[], statAt: number): Promise<void> {
+    await this.reader.readBatches(stale, statAt, (batch) => this.store.apply(batch), BATCH, this.progressOf(stale));
   }
 
   /**
    * Reads every file into an index built aside, one process at a time (the others wait for it);
    * false when another process built the index meanwhile.
    */
-  private async build(stale: readonly (Stale & { signature: FileSignature })[], statAt: number): Promise<boolean> {
+  private async build(stale: readonly StaleFile[], statAt: number): Promise<boolean> {
     for (;;) {
       const build = this.store.startBuild();
       if (build === 'replaced') return false;
@@ -315,33 +293,13 @@ export class IndexSync {
         continue;
       }
       try {
-        await this.readBatches(stale, statAt, (batch) => build.add(batch), BUILD_BATCH);
+        await this.reader.readBatches(stale, statAt, (batch) => build.add(batch), BUILD_BATCH, this.progressOf(stale));
         build.finish();
         return true;
       } catch (error) {
         build.abort();
         throw error;
       }
-    }
-  }
-
-  /** Reads the files in batches of `size` ({@link BATCH}), {@link READS_IN_FLIGHT} at a time, handing each batch on. */
-  private async readBatches(stale: readonly (Stale & { signature: FileSignature })[], statAt: number, take: (batch: IndexChange[]) => void, size = BATCH): Promise<void> {
-    const progress = stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
-    for (let from = 0; from < stale.length || from === 0; from += size) {
-      const part = stale.slice(from, from + size);
-      const batch: IndexChange[] = new Array(part.length);
-      let next = 0;
-      const reader = async () => {
-        while (next < part.length) {
-          const n = next++;
-          const { id, expected, signature } = part[n]!;
-          batch[n] = await this.read(id, expected, signature, statAt);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, part.length) }, reader));
-      take(batch);
-      if (part.length > 0) progress?.(from + part.length, stale.length);
     }
   }
 
@@ -356,28 +314,13 @@ export class IndexSync {
         if (expected) changes.push({ kind: 'gone', id, expected });
         continue;
       }
-      changes.push(await this.read(id, expected, signature, statAt));
+      changes.push(await this.reader.read(id, expected, signature, statAt));
     }
     this.store.apply(changes);
   }
 
-  /** The index change for one file, read after its signature was taken at `statAt`. */
-  private async read(id: string, expected: FileSignature | null, signature: FileSignature, statAt: number): Promise<IndexChange> {
-    const path = this.paths.itemFile(id);
-    const text = await this.fs.readText(path);
-    if (text === undefined) return { kind: 'gone', id, expected };
-    const file = this.fileOf(id, signature, statAt);
-    try {
-      const item = parseItem(text, path);
-      if (item.id !== id) throw new Error(`front matter id ${item.id} does not match the file name`);
-      return { kind: 'item', item: toIndexEntry(item), file, expected };
-    } catch (error) {
-      const message = error instanceof PmError || error instanceof Error ? error.message : String(error);
-      return { kind: 'problem', problem: { id, message }, file, expected };
-    }
-  }
-
-  private fileOf(id: string, signature: FileSignature, statAt: number): IndexedFile {
-    return { signature, hash: fileHash(id, signature), racy: isRacy(signature, statAt) };
+  /** Where a long re-read reports its progress ({@link PROGRESS_FROM} files or more). */
+  private progressOf(stale: readonly StaleFile[]): ((done: number, total: number) => void) | undefined {
+    return stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
   }
 }
