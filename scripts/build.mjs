@@ -118,7 +118,7 @@ export function englishZodLocales() {
  * all functions, that `require` the chunk beside the bundle on their first call (an export that is
  * not a function fails the build: a stand-in cannot be a value without loading the chunk). The
  * chunk is a plain CommonJS script loaded by node itself, without the code cache: only processes
- * that use it pay for it. Every bundle gets the stand-ins (so none ever carries a chunk's code);
+ * that use it pay for it; a chunk missing from an installation is named in the error. Every bundle gets the stand-ins (so none ever carries a chunk's code);
  * a bundle listed in a chunk's `requiredBy` fails when it stops importing the module.
  * `chunks` and `dist` (where the entries are compiled) are the build's own unless a test passes others.
  */
@@ -135,7 +135,8 @@ export async function lazyChunks(bundle, chunks = LAZY_CHUNKS, dist = out) {
       filter: new RegExp(`(^|/)${file.replaceAll('.', '\\.')}$`),
       applies: (args) => join(args.resolveDir, args.path) === join(dist, entry),
       contents: [
-        `let chunk; const load = () => (chunk ??= require(require('node:path').join(__dirname, ${JSON.stringify(chunk)})));`,
+        `let chunk; const load = () => (chunk ??= loadChunk(require('node:path').join(__dirname, ${JSON.stringify(chunk)})));`,
+        `function loadChunk(path) { try { return require(path); } catch (error) { if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes(path)) throw error; throw new Error(\`\${path} is missing: this installation of pm is incomplete; reinstall pm\`, { cause: error }); } }`,
         ...exported.map(([key]) => `exports.${key} = (...args) => load().${key}(...args);`),
       ].join('\n'),
       missing: requiredBy.includes(bundle) ? `expected dist/bundle/${bundle} to import ${entry}, and it did not; drop the chunk from its requiredBy` : undefined,

@@ -226,6 +226,16 @@ describe('pm-lazy-chunk stand-ins', () => {
     expect(JSON.parse(run.stdout)).toEqual({ before: 0, after: 1, r: ['chunk says hello pm', 'later from the chunk'] });
   });
 
+  it('names the missing chunk file when an installation lacks it, on the first call', () => {
+    const entry = files({ 'dist/main.js': "import { greet } from './lib/heavy.js';\nexport const run = () => greet('pm');\n", 'dist/lib/heavy.js': CHUNK_MODULE });
+    const built = bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'main.cjs', chunks: chunks(), dist: join(dir, 'dist') } });
+    mkdirSync(join(dir, 'bundle'));
+    writeFileSync(join(dir, 'bundle', 'main.cjs'), built.text!);
+    const probe = `const m = require(${JSON.stringify(join(dir, 'bundle', 'main.cjs'))}); console.log('loaded'); try { m.run(); } catch (error) { console.log(error.message); }`;
+    const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(run.stdout.split('\n')).toEqual(['loaded', `${join(dir, 'bundle', 'chunk.cjs')} is missing: this installation of pm is incomplete; reinstall pm`, '']);
+  });
+
   it('fails, naming itself, when a bundle that requires the chunk no longer imports its module', () => {
     const entry = files({ 'dist/main.js': 'export const run = () => 1;\n', 'dist/lib/heavy.js': CHUNK_MODULE });
     const built = bundleWith({ entry, plugins: ['lazy'], lazy: { bundle: 'main.cjs', chunks: chunks(), dist: join(dir, 'dist') } });
