@@ -10,7 +10,7 @@ export interface WarmTuning {
   readonly minPostings: number;
 }
 
-export const DEFAULT_WARM: WarmTuning = { postings: 3_500_000, minPostings: 500 };
+export const DEFAULT_WARM: WarmTuning = { postings: 3_000_000, minPostings: 500 };
 
 /** The worker's heap: small (it holds one word's text at a time), so the process's peak memory stays low. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48, codeRangeSizeMb: 8 };
@@ -29,6 +29,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { driver, path, packed, postings, minPostings } = workerData;
 let db;
 try {
+  // Linux nice values are per thread: this one yields to the thread answering requests.
+  try { require('node:os').setPriority(19); } catch {}
   db = new (require(driver))(path, { readonly: true, fileMustExist: true });
   db.pragma('cache_size = -512');
   db.exec('BEGIN');
