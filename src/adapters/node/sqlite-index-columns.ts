@@ -35,6 +35,8 @@ const PACK = 16_777_216;
 export const PACKED = `rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)`;
 /** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
 const MAX_POSTINGS = 4_000_000;
+/** {@link inRowidOrder} sorts a word's rowids instead of sweeping its slots below one posting per this many slots. */
+const SPARSE = 16;
 /** Rowid slots {@link inRowidOrder} allocates at most (4 bytes each). */
 const MAX_SLOTS = 1 << 24;
 
@@ -190,7 +192,8 @@ export class PostingColumns {
  * order, comma-separated), as a column in rowid order, so a search walks its per-item sums
  * front to back. A word has one posting per item, so each rowid's slot of a dense array
  * (`zeroed`, all zeros, grown if need be) takes its counts and a sweep over the slots gives the
- * order without sorting; a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort.
+ * order without sorting (a word with few postings for the slots sorts just its rowids instead);
+ * a rowid met twice, or one past {@link MAX_SLOTS}, falls back to a sort of the postings.
  * Returns the column and the slots, zeroed again, for the next word.
  */
 export function inRowidOrder(text: string, zeroed: Uint32Array): { column: PostingColumn; slots: Uint32Array } {
@@ -198,6 +201,8 @@ export function inRowidOrder(text: string, zeroed: Uint32Array): { column: Posti
   let n = 0;
   let top = -1;
   let sortInstead = false;
+  // Few postings for the slots (a packed posting takes 9 characters or more, rowid 0 aside): sort the rowids met instead of sweeping every slot.
+  const met: number[] | undefined = (text.length / 9) * SPARSE < slots.length ? [] : undefined;
   eachPacked(text, (value) => {
     const rid = Math.floor(value / PACK);
     if (sortInstead) return;
@@ -214,6 +219,7 @@ export function inRowidOrder(text: string, zeroed: Uint32Array): { column: Posti
     // The counts plus one: 0 marks a slot no posting took.
     slots[rid] = value - rid * PACK + 1;
     if (rid > top) top = rid;
+    met?.push(rid);
     n++;
   });
   if (sortInstead) n = text.length === 0 ? 0 : text.split(',').length;
@@ -235,6 +241,13 @@ export function inRowidOrder(text: string, zeroed: Uint32Array): { column: Posti
     return { column, slots };
   }
   let k = 0;
+  if (met) {
+    for (const rid of Int32Array.from(met).sort()) {
+      put(k++, rid * PACK + slots[rid]! - 1);
+      slots[rid] = 0;
+    }
+    return { column, slots };
+  }
   for (let rid = 0; rid <= top; rid++) {
     if (slots[rid] === 0) continue;
     put(k++, rid * PACK + slots[rid]! - 1);
