@@ -8,9 +8,11 @@ export interface WarmTuning {
   readonly postings: number;
   /** Words with fewer postings are left to their first search (cheap to read then). */
   readonly minPostings: number;
+  /** Time between the starts of two warm-ups at least, in ms: a burst of writes (each commit drops the columns) starts one, not one per write. */
+  readonly intervalMs: number;
 }
 
-export const DEFAULT_WARM: WarmTuning = { postings: 3_000_000, minPostings: 500 };
+export const DEFAULT_WARM: WarmTuning = { postings: 3_000_000, minPostings: 500, intervalMs: 10_000 };
 
 /** The worker's heap: small (it holds one word's text at a time), so the process's peak memory stays low. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48, codeRangeSizeMb: 8 };
@@ -81,6 +83,7 @@ export class PostingWarmer {
   private worker: Worker | undefined;
   /** The state of the database warmed last (or being warmed). */
   private warmed: string | undefined;
+  private startedAt = -Infinity;
 
   /**
    * @param path the database file
@@ -93,14 +96,20 @@ export class PostingWarmer {
     private readonly onDone: (adopted: number, error?: string) => void = () => {},
   ) {}
 
+  /** Whether a warm-up is under way. */
+  get busy(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** Starts warming the current state of the database, unless it is warm or being warmed. */
   start(): void {
     if (this.worker || (process.versions as { bun?: string }).bun || !this.columns.sync()) return;
     const state = this.columns.state!;
-    if (state === this.warmed) return;
+    if (state === this.warmed || performance.now() - this.startedAt < this.tuning.intervalMs) return;
     this.warmed = state;
+    this.startedAt = performance.now();
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.path, packed: PACKED, ...this.tuning }, resourceLimits: WORKER_LIMITS });
+    const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.path, packed: PACKED, postings: this.tuning.postings, minPostings: this.tuning.minPostings }, resourceLimits: WORKER_LIMITS });
     this.worker = worker;
     worker.unref();
     let adopted = 0;

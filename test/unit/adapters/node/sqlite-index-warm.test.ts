@@ -37,7 +37,7 @@ const plainly = (column: PostingColumn) => [[...column.rids], [...column.t], [..
 /** Warms `columns` from `path`; resolves with the number of columns adopted. */
 function warm(path: string, columns: PostingColumns, postings = 1_000_000): Promise<number> {
   return new Promise((resolve, reject) => {
-    const warmer = new PostingWarmer(path, columns, { postings, minPostings: 1 }, (adopted, error) => (error ? reject(new Error(error)) : resolve(adopted)));
+    const warmer = new PostingWarmer(path, columns, { postings, minPostings: 1, intervalMs: 0 }, (adopted, error) => (error ? reject(new Error(error)) : resolve(adopted)));
     warmer.start();
   });
 }
@@ -61,6 +61,38 @@ describe('posting columns read ahead in a worker', () => {
     expect(await warm(path, small.columns, wids[0]![1] + wids[1]![1])).toBe(2);
     expect(wids.map(([wid]) => small.columns.has(wid))).toEqual(wids.map((_, k) => k < 2));
     for (const { db } of [warmed, plain, small]) db.close();
+  });
+
+  it('start at most once per interval, and not again for a state warmed already', async () => {
+    const path = `${dir()}/index.sqlite`;
+    const writer = seeded(path, 40);
+    const { columns, db } = columnsOf(path);
+    const warmed = (intervalMs: number) => {
+      let ended: () => void = () => {};
+      const warmer = new PostingWarmer(path, columns, { postings: 1_000_000, minPostings: 1, intervalMs }, () => ended());
+      const start = () => new Promise<void>((resolve) => {
+        ended = resolve;
+        warmer.start();
+        if (!warmer.busy) resolve();
+      });
+      return { warmer, start };
+    };
+    const hourly = warmed(3_600_000);
+    await hourly.start();
+    hourly.warmer.start();
+    expect(hourly.warmer.busy).toBe(false);
+    writer.apply([{ kind: 'gone', id: population(prng(5), 1)[0]!.id }]);
+    hourly.warmer.start();
+    expect(hourly.warmer.busy).toBe(false);
+    // Without the interval the new state is warmed.
+    const always = warmed(0);
+    const done = always.start();
+    expect(always.warmer.busy).toBe(true);
+    await done;
+    always.warmer.start();
+    expect(always.warmer.busy).toBe(false);
+    writer.close();
+    db.close();
   });
 
   it('are refused once the database changed after the warm-up began, and never replace a column held', () => {
