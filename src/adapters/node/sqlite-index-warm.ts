@@ -12,10 +12,10 @@ export interface WarmTuning {
   readonly intervalMs: number;
 }
 
-export const DEFAULT_WARM: WarmTuning = { postings: 3_000_000, minPostings: 500, intervalMs: 10_000 };
+export const DEFAULT_WARM: WarmTuning = { postings: 2_500_000, minPostings: 500, intervalMs: 10_000 };
 
 /** The worker's heap: small (it holds one word's text at a time), so the process's peak memory stays low. */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48, codeRangeSizeMb: 8 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16, codeRangeSizeMb: 8 };
 
 /** What the worker posts: one word's column, then `done`. */
 type WarmMessage = { wid: number; buffers: [ArrayBuffer, ArrayBuffer, ArrayBuffer, ArrayBuffer] } | { done: true; error?: string };
