@@ -38,7 +38,7 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
  * process (`check`) sums in SQL, the same answers for less memory (docs/TRACKER.md "The derived index").
  */
 export function indexTuning(mode: TrackerIndexMode): PageTuning {
-  return { ...DEFAULT_TUNING, postingColumns: mode.follow === 'watch' };
+  return { ...DEFAULT_TUNING, postingColumns: mode.follow === 'watch', warmColumns: mode.follow === 'watch' };
 }
 
 /**

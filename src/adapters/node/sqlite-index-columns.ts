@@ -31,11 +31,13 @@ export interface Scratch {
 export const MAX_COUNT = 255;
 /** The packing factor of a posting's rowid (rowids stay below 2^29, so a packed posting is an exact double). */
 const PACK = 16_777_216;
+/** A posting packed as one number (rowid, then the three capped counts a byte each), as SQL over `postings`. */
+export const PACKED = `rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)`;
 /** Postings held at most (7 bytes each); past this the columns used longest ago are dropped, and read again when needed. */
 const MAX_POSTINGS = 4_000_000;
-/** Rowid slots {@link inRowidOrder} allocates at most (4 bytes each). */
 /** A word with fewer postings than one per this many rowids (up to its largest) is sorted, not swept. */
 const SPARSE = 16;
+/** Rowid slots {@link inRowidOrder} allocates at most (4 bytes each). */
 const MAX_SLOTS = 1 << 24;
 
 /**
@@ -147,7 +149,7 @@ export class PostingColumns {
       return known;
     }
     // One text of packed numbers (rowid, then the three capped counts a byte each): a row per posting would cost several times more.
-    const text = (this.stmt(`SELECT group_concat(rid * ${PACK} + min(${MAX_COUNT}, t) * 65536 + min(${MAX_COUNT}, b) * 256 + min(${MAX_COUNT}, c)) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
+    const text = (this.stmt(`SELECT group_concat(${PACKED}) FROM postings WHERE wid = ?`).pluck().get(wid) as string | null) ?? '';
     const { column, slots } = inRowidOrder(text, this.slots ?? new Uint32Array(Math.max(1, this.itemColumns?.size ?? 0)));
     this.slots = slots;
     const n = column.rids.length;
@@ -159,6 +161,29 @@ export class PostingColumns {
     this.columns.set(wid, column);
     this.held += n;
     return column;
+  }
+
+  /** The version of the database the held columns were read at (set by {@link sync}). */
+  get state(): string | undefined {
+    return this.seen;
+  }
+
+  /** Whether a word's column is held. */
+  has(wid: number): boolean {
+    return this.columns.has(wid);
+  }
+
+  /**
+   * Takes a word's column read ahead of its first use (sqlite-index-warm.ts) at the version
+   * `read` of the database; false when the database changed since, the word is held already,
+   * or it does not fit under {@link MAX_POSTINGS}: it never makes room, what a search read stays.
+   */
+  adopt(wid: number, column: PostingColumn, read: string): boolean {
+    const n = column.rids.length;
+    if (read !== this.seen || this.version() !== read || this.columns.has(wid) || this.held + n > MAX_POSTINGS) return false;
+    this.columns.set(wid, column);
+    this.held += n;
+    return true;
   }
 }
 

@@ -5,6 +5,7 @@ import { filterSql, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, type ItemRow } from '.
 import { isWord, occurrencesIn, STORED_RANKING, storedScore, wordCounts, type PostingWord } from './sqlite-index-words.js';
 import { MAX_COUNT, PostingColumns } from './sqlite-index-columns.js';
 import { columnsTop } from './sqlite-index-top.js';
+import { PostingWarmer } from './sqlite-index-warm.js';
 
 type Prepare = (sql: string) => SqliteStatement;
 
@@ -41,22 +42,36 @@ const WORD_IDS = 200_000;
 export class SqliteWordSearch {
   private readonly wordIds = new BoundedCache<string, number>('SQLite index word ids', WORD_IDS);
   private readonly columns: PostingColumns;
+  private readonly warmer: PostingWarmer | undefined;
 
   /**
    * @param version a value that changes with every commit to the database; undefined: sum
    *   every search in SQL (the plain path)
+   * @param warmFrom the database file, to read the frequent words' columns ahead of their first
+   *   search (sqlite-index-warm.ts); undefined: each column is read by the search needing it
    */
   constructor(
     private readonly stmt: Prepare,
     version: () => string | undefined = () => undefined,
+    warmFrom?: string,
   ) {
     this.columns = new PostingColumns(stmt, version);
+    this.warmer = warmFrom === undefined ? undefined : new PostingWarmer(warmFrom, this.columns);
   }
 
   /** Forgets the word ids and posting columns (another database file, or a transaction that rolled back). */
   forget(): void {
     this.wordIds.clear();
     this.columns.clear();
+    this.warmer?.forget();
+  }
+
+  /**
+   * Reads the frequent words' posting columns in the background from now on (sqlite-index-warm.ts),
+   * when the columns are on; call after answering a query, never within a transaction.
+   */
+  warm(): void {
+    this.warmer?.start();
   }
 
   /**

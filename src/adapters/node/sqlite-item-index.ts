@@ -46,6 +46,8 @@ export interface PageTuning {
    * them in SQL (docs/TRACKER.md "The derived index"), so the composition turns them off there.
    */
   readonly postingColumns?: boolean;
+  /** With posting columns: read the frequent words' columns in a worker thread after a query (sqlite-index-warm.ts); default off. */
+  readonly warmColumns?: boolean;
 }
 
 /** The tuning {@link SqliteItemIndex} uses unless given another. */
@@ -77,10 +79,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   private readonly writes: SqliteIndexApply;
   /** Commits of this connection (its own commits leave SQLite's data_version as it was). */
   private commits = 0;
-  private readonly words = new SqliteWordSearch(
-    (sql) => this.stmt(sql),
-    () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
-  );
+  private readonly words: SqliteWordSearch;
   private readonly counts = new SqliteIndexCounts((sql) => this.stmt(sql));
 
   /**
@@ -93,6 +92,11 @@ export class SqliteItemIndex implements ItemIndexStore {
     opener?: SqliteOpener,
     private readonly tuning: PageTuning = DEFAULT_TUNING,
   ) {
+    this.words = new SqliteWordSearch(
+      (sql) => this.stmt(sql),
+      () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
+      this.tuning.postingColumns !== false && this.tuning.warmColumns === true ? path : undefined,
+    );
     this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget());
     this.writes = new SqliteIndexApply(this.connection, this.words, () => {
       this.commits++;
@@ -199,7 +203,9 @@ export class SqliteItemIndex implements ItemIndexStore {
       rids ??= this.stmt(`SELECT i.rid FROM items i WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).pluck().all(...where.params, ...afterParams, query.limit) as number[];
       return { items: this.rowsOf(rids), total };
     });
-    return read.deferred();
+    const page = read.deferred();
+    this.words.warm();
+    return page;
   }
 
   /**
@@ -217,7 +223,9 @@ export class SqliteItemIndex implements ItemIndexStore {
       const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} ORDER BY i.priority, i.created, i.id LIMIT ?`).pluck().all(...where.params, ...claimedParams, query.limit) as number[];
       return { counts, ready: this.rowsOf(rids) };
     });
-    return read.deferred();
+    const readiness = read.deferred();
+    this.words.warm();
+    return readiness;
   }
 
   /** Next's counts the plain way: one pass over the covering index items_next. */
@@ -239,7 +247,9 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   searchTop(query: SearchTopQuery): SearchTop {
-    return this.read(() => this.words.top(query));
+    const top = this.read(() => this.words.top(query));
+    this.words.warm();
+    return top;
   }
 
   referrers(id: string): string[] {

@@ -52,3 +52,14 @@ describe('a posting column in rowid order', () => {
     expect(asPostings(inOrder(packedText(postings), 4))).toEqual(byRid(postings));
   });
 });
+
+describe('a posting column of few postings for its slots', () => {
+  it('comes out as a sweep over the slots gives it, whatever the share of slots taken', () => {
+    const random = prng(11);
+    for (const [count, size] of [[5, 100_000], [40, 100_000], [600, 100_000], [3000, 20_000], [1, 1], [200, 300]] as const) {
+      const rids = [...new Set(Array.from({ length: count }, () => Math.floor(random() * size)))];
+      const postings = rids.map((rid): Posting => [rid, Math.floor(random() * 256), Math.floor(random() * 256), rid % 256]);
+      expect(asPostings(inOrder(packedText(postings), size))).toEqual(byRid(postings));
+    }
+  });
+});
