@@ -8,6 +8,7 @@ import { describeOtel, otelWanted } from './otel-settings.js';
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { packageInfo } from './package-info.js';
+import { boundServerHeapGrowth } from './server-heap.js';
 import { settingsFromEnv } from './settings.js';
 import { PM_MCP_USAGE, stdioCommandLine } from './stdio-command-line.js';
 
@@ -48,6 +49,7 @@ export async function main(options: StdioMainOptions = {}): Promise<void> {
     log.line(line.message);
     process.exit(EXIT.usage);
   }
+  boundServerHeapGrowth();
   let app: McpServerApp;
   let telemetry: Telemetry | undefined;
   try {

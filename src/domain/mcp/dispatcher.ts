@@ -40,10 +40,16 @@ export interface PmMcpDispatcherOptions {
 
 /** How many serialized results the dispatcher keeps. */
 const MEMO_LIMIT = 512;
+/**
+ * The characters of serialized results it keeps at most (each also keeps its UTF-8 bytes once
+ * written): results range from a few hundred bytes to a page of a large item, so they are
+ * bounded by size, not only counted (docs/TRACKER.md "Memory of the long-lived servers").
+ */
+export const MEMO_CHARS = 8_388_608;
 
 /** Routes requests for one server description over one method registry. */
 export class PmMcpDispatcher implements TransportPeer {
-  private readonly memo = new BoundedCache<string, PreSerializedJson>('serialized results by era, revision, method, hook trail and memo key', MEMO_LIMIT);
+  private readonly memo = new BoundedCache<string, PreSerializedJson>('serialized results by era, revision, method, hook trail and memo key', MEMO_LIMIT, { max: MEMO_CHARS, of: (result) => result.json.length });
   private prepared: boolean;
   private preparing: Promise<void> | undefined;
   private readonly observers: readonly McpRequestObserver[];

@@ -77,20 +77,29 @@ const STRINGIFY_OPTIONS = { lineWidth: 0, indent: 2, aliasDuplicateObjects: fals
 /** The lists whose entries are written (and kept) one by one. */
 const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptance', 'comments']);
 /**
+ * The characters of YAML each of the caches below keeps at most, and the entries of all the whole
+ * lists kept: a long-lived server's memory stays flat however large its items grow
+ * (docs/TRACKER.md "Memory of the long-lived servers"). A list of up to half of them (an item's
+ * 32,768 comments) is still extended by its next write instead of written whole.
+ */
+export const KEPT_YAML_CHARS = 4_194_304;
+export const KEPT_LIST_ENTRIES = 65_536;
+/**
  * The YAML of recently written list entries, by (frozen) entry object: items are immutable and
  * a mutation keeps the entries it does not change. A speed-up only: a forgotten or bypassed
  * entry is written again, to the same bytes.
  */
-const entryYamls = new BoundedCache<object, string>('item list entries', 16_384);
+const entryYamls = new BoundedCache<object, string>('item list entries', 16_384, { max: KEPT_YAML_CHARS, of: (yaml) => yaml.length });
 /**
- * The YAML of recently written whole lists (entry lines only), by their entries. Few: a value is
- * as large as the item's comments, and only an item's latest list is extended by its next write.
+ * The YAML of recently written whole lists (entry lines only), by their entries. Few, and bounded
+ * by their entries: a value is as large as the item's comments, and only an item's latest list is
+ * extended by its next write.
  */
-const listYamls = new ListPrefixCache<string>('item lists', 128);
-/** The YAML of recently written pairs with a plain value, by key, type and value. */
-const plainPairYamls = new BoundedCache<string, string>('item plain pairs', 8192);
+const listYamls = new ListPrefixCache<string>('item lists', 128, KEPT_LIST_ENTRIES);
+/** The YAML of recently written pairs with a plain value, by key, type and value (the key holds the value: a body is counted twice). */
+const plainPairYamls = new BoundedCache<string, string>('item plain pairs', 8192, { max: KEPT_YAML_CHARS, of: (yaml) => 2 * yaml.length });
 /** The YAML of recently written pairs with a frozen object value, by that object. */
-const objectPairYamls = new BoundedCache<object, { readonly key: string; readonly yaml: string }>('item object pairs', 4096);
+const objectPairYamls = new BoundedCache<object, { readonly key: string; readonly yaml: string }>('item object pairs', 4096, { max: KEPT_YAML_CHARS, of: (pair) => pair.yaml.length });
 
 /** One top-level pair that is not a list of entries, as its lines in the file. */
 function pairYaml(key: keyof ItemFrontMatter, value: unknown): string {

@@ -5,7 +5,7 @@ import { deepFreeze } from '../util/canonical-json.js';
 import { ListPrefixCache } from '../util/list-prefix-cache.js';
 import { digestOf } from './digests.js';
 import { sameSignature } from './index-entry.js';
-import { inParseOrder, parseItem, serializeItem } from './item-codec.js';
+import { inParseOrder, KEPT_LIST_ENTRIES, parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
@@ -30,6 +30,12 @@ export interface ParsedItem {
  * without holding a large tracker's every item in memory beside its index.
  */
 export const PARSED_ITEMS_LIMIT = 1024;
+/**
+ * The characters of item files those parses hold at most (their items take a few times more):
+ * 1,024 items of a few KB fit, a few very large ones (an item with 5,000 comments is 600 KB)
+ * do not push a long-lived server's memory up (docs/TRACKER.md "Memory of the long-lived servers").
+ */
+export const PARSED_ITEMS_CHARS = 16_777_216;
 
 /** Reads and writes item files; the files are the source of truth. */
 export class ItemStore {
@@ -52,7 +58,7 @@ export class ItemStore {
     private readonly fs: FileSystem,
     private readonly hasher: Hasher,
     private readonly paths: TrackerPaths,
-    private readonly parsedItems = new BoundedCache<string, ParsedItem>('parsed items', PARSED_ITEMS_LIMIT),
+    private readonly parsedItems = new BoundedCache<string, ParsedItem>('parsed items', PARSED_ITEMS_LIMIT, { max: PARSED_ITEMS_CHARS, of: (parsed) => parsed.text.length }),
   ) {}
 
   /**
@@ -190,4 +196,4 @@ function listHasUndefined(list: readonly unknown[]): boolean {
 /** Frozen objects already found free of undefined values (a comment checked once stays so). */
 const KNOWN_DEFINED = new WeakSet<object>();
 /** Whether lists of frozen entries hold an undefined value somewhere, by their entries. */
-const DEFINED_LISTS = new ListPrefixCache<boolean>('item lists checked for undefined', 128);
+const DEFINED_LISTS = new ListPrefixCache<boolean>('item lists checked for undefined', 128, KEPT_LIST_ENTRIES);

@@ -11,6 +11,13 @@
  * list would), the cache never holds more than `limit` entries, and an entry still in use
  * survives every turnover.
  *
+ * A cache whose values vary widely in size (the YAML of an item's comments, a serialized result)
+ * is also bounded by weight: `weigh` gives a value's weight (its characters, its entries) and a
+ * generation turns over when it holds `maxWeight / 2`, so the cache never holds more than
+ * `maxWeight`; a value heavier than half of it is not kept (its caller's plain path computes it
+ * each time). A count alone bounds the entries, not the bytes: 128 lists of an item's 5,000
+ * comments are ~100 MB (docs/TRACKER.md "Memory of the long-lived servers").
+ *
  * `BoundedCache.bypass(true)` turns every cache off (each `get` misses, nothing is kept): tests
  * run the same operations with and without caching and compare, proving each speed-up is
  * invisible.
@@ -21,17 +28,25 @@ export class BoundedCache<K, V> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();
   private readonly half: number;
+  private readonly halfWeight: number;
+  private youngWeight = 0;
+  private oldWeight = 0;
 
   /**
    * @param name what the cache holds (diagnostics and test names)
    * @param limit the most entries kept (at least 2)
+   * @param weight the most total weight kept, and how much a value weighs (a cheap, fixed
+   *   function of the value); absent: entries are only counted
    */
   constructor(
     readonly name: string,
     readonly limit: number,
+    private readonly weight?: { readonly max: number; readonly of: (value: V) => number },
   ) {
     if (!Number.isSafeInteger(limit) || limit < 2) throw new RangeError(`cache ${name}: limit must be an integer >= 2`);
+    if (weight && !(weight.max >= 2)) throw new RangeError(`cache ${name}: the weight limit must be >= 2`);
     this.half = Math.ceil(limit / 2);
+    this.halfWeight = weight ? weight.max / 2 : Infinity;
   }
 
   /** Turns every cache off (true) or on again (false); for tests comparing against the plain path. */
@@ -49,6 +64,11 @@ export class BoundedCache<K, V> {
     return this.young.size + this.old.size;
   }
 
+  /** The total weight held (both generations; 0 for a cache without weights). */
+  get weightHeld(): number {
+    return this.youngWeight + this.oldWeight;
+  }
+
   /** The value kept for `key`, or undefined. */
   get(key: K): V | undefined {
     if (BoundedCache.bypassed) return undefined;
@@ -57,6 +77,7 @@ export class BoundedCache<K, V> {
     const aged = this.old.get(key);
     if (aged !== undefined) {
       this.old.delete(key);
+      this.oldWeight -= this.weigh(aged);
       this.insert(key, aged);
     }
     return aged;
@@ -70,7 +91,7 @@ export class BoundedCache<K, V> {
   /** Keeps `value` for `key` (undefined values are not kept: `get` could not tell them from a miss). */
   set(key: K, value: V): void {
     if (BoundedCache.bypassed || value === undefined) return;
-    this.old.delete(key);
+    this.delete(key);
     this.insert(key, value);
   }
 
@@ -85,22 +106,41 @@ export class BoundedCache<K, V> {
 
   /** Forgets `key`. */
   delete(key: K): void {
-    this.young.delete(key);
-    this.old.delete(key);
+    const young = this.young.get(key);
+    if (young !== undefined) {
+      this.young.delete(key);
+      this.youngWeight -= this.weigh(young);
+    }
+    const aged = this.old.get(key);
+    if (aged !== undefined) {
+      this.old.delete(key);
+      this.oldWeight -= this.weigh(aged);
+    }
   }
 
   /** Forgets everything. */
   clear(): void {
     this.young.clear();
     this.old.clear();
+    this.youngWeight = 0;
+    this.oldWeight = 0;
   }
 
+  /** Puts a key absent from both generations into the young one, turning generations over first when it is full. */
   private insert(key: K, value: V): void {
-    const young = this.young;
-    if (!young.has(key) && young.size >= this.half) {
-      this.old = young;
+    const weight = this.weigh(value);
+    if (weight > this.halfWeight) return;
+    if (this.young.size >= this.half || this.youngWeight + weight > this.halfWeight) {
+      this.old = this.young;
+      this.oldWeight = this.youngWeight;
       this.young = new Map();
+      this.youngWeight = 0;
     }
     this.young.set(key, value);
+    this.youngWeight += weight;
+  }
+
+  private weigh(value: V): number {
+    return this.weight ? this.weight.of(value) : 0;
   }
 }

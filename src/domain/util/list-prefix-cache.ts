@@ -25,8 +25,19 @@ export interface ListPrefix<V> {
 export class ListPrefixCache<V> {
   private readonly lists: BoundedCache<object, Remembered<V>>;
 
-  constructor(name: string, limit: number) {
-    this.lists = new BoundedCache(name, limit);
+  /**
+   * @param limit the most lists kept
+   * @param maxEntries the most entries of all kept lists together: a list's value grows with its
+   *   entries (an item's 5,000 comments), so the lists are bounded by their entries, not only
+   *   counted; a list longer than half of this is not kept (its fold starts from the first entry)
+   */
+  constructor(name: string, limit: number, maxEntries: number) {
+    this.lists = new BoundedCache(name, limit, { max: maxEntries, of: (list) => list.entries.length });
+  }
+
+  /** The entries of every kept list together (at most `maxEntries`). */
+  get entriesHeld(): number {
+    return this.lists.weightHeld;
   }
 
   /**

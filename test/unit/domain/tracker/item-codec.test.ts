@@ -1,4 +1,4 @@
-import { parseItem, serializeItem } from '../../../../src/domain/tracker/item-codec.js';
+import { KEPT_LIST_ENTRIES, KEPT_YAML_CHARS, parseItem, serializeItem } from '../../../../src/domain/tracker/item-codec.js';
 import type { Item } from '../../../../src/domain/tracker/item.js';
 import { CorruptDataError } from '../../../../src/domain/errors/index.js';
 import { BoundedCache } from '../../../../src/domain/util/bounded-cache.js';
@@ -83,6 +83,21 @@ describe('item codec', () => {
       expect(kept).toBe(plain(state));
       expect(parseItem(kept, 'x.md')).toEqual(parseItem(plain(state), 'x.md'));
     }
+  });
+
+  it('writes the same bytes for lists and values too large to keep as for small ones', () => {
+    const plain = (item: Item) => {
+      BoundedCache.bypass(true);
+      try {
+        return serializeItem(item);
+      } finally {
+        BoundedCache.bypass(false);
+      }
+    };
+    const comments = Array.from({ length: KEPT_LIST_ENTRIES / 2 + 1 }, (_, n) => Object.freeze({ id: `c-${n}`, author: 'bob', at: base.created, text: `n${n}` }));
+    const long = deepFreeze({ ...base, comments, custom: { big: 'x'.repeat(KEPT_YAML_CHARS / 2) }, title: 'y'.repeat(KEPT_YAML_CHARS / 4) });
+    const longer = deepFreeze({ ...long, comments: [...comments, { id: 'c-last', author: 'ann', at: base.updated, text: 'last' }] });
+    for (const state of [long, longer, longer]) expect(serializeItem(state)).toBe(plain(state));
   });
 
   it.each([

@@ -48,6 +48,23 @@ describe('the parsed items of ItemStore (BoundedCache "parsed items")', () => {
     expect(cached.reads).toBeLessThan(plain.reads);
   });
 
+  it('keeps at most its characters of item files, and reads a file too large to keep the same way', async () => {
+    const { tracker, fs, hasher } = await memoryTracker();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await tracker.create({ title: `Item ${i}`, body: 'b'.repeat(i * 400) })).item.id);
+    const parsed = new BoundedCache<string, ParsedItem>('parsed items', 1024, { max: 8000, of: (item) => item.text.length });
+    const store = new ItemStore(fs, hasher, new TrackerPaths(ROOT), parsed);
+    for (let round = 0; round < 2; round++) {
+      for (const [i, id] of ids.entries()) {
+        expect((await store.readItem(id))?.body).toBe('b'.repeat(i * 400));
+        expect(parsed.weightHeld).toBeLessThanOrEqual(8000);
+      }
+    }
+    expect(parsed.has(ids[11]!)).toBe(false);
+    await store.readItem(ids[1]!);
+    expect(parsed.has(ids[1]!)).toBe(true);
+  });
+
   it('never keeps more than its limit, and forgets items not read for longest', async () => {
     const { tracker, fs, hasher } = await memoryTracker();
     const ids: string[] = [];

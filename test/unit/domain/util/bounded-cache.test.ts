@@ -56,6 +56,40 @@ describe('BoundedCache', () => {
     expect(cache.get('a')).toBe(1);
   });
 
+  test('a weight limit holds whatever the values weigh, and a value over half of it is not kept', () => {
+    const cache = new BoundedCache<number, string>('texts', 1000, { max: 100, of: (text) => text.length });
+    for (let i = 0; i < 500; i++) {
+      cache.set(i, 'x'.repeat(1 + (i % 30)));
+      expect(cache.weightHeld).toBeLessThanOrEqual(100);
+      expect(cache.weightHeld).toBe([...Array(i + 1).keys()].reduce((sum, k) => sum + (cache.has(k) ? 1 + (k % 30) : 0), 0));
+    }
+    expect(cache.get(499)).toBe('x'.repeat(1 + (499 % 30)));
+    cache.set(1000, 'y'.repeat(51));
+    expect(cache.has(1000)).toBe(false);
+    cache.set(1001, 'y'.repeat(50));
+    expect(cache.get(1001)).toBe('y'.repeat(50));
+  });
+
+  test('replacing, deleting and moving an entry between generations keep its weight counted once', () => {
+    const cache = new BoundedCache<string, string>('weights', 100, { max: 20, of: (text) => text.length });
+    cache.set('a', 'aaaa');
+    cache.set('a', 'aa');
+    expect(cache.weightHeld).toBe(2);
+    cache.set('b', 'bbbbbbbb');
+    cache.set('c', 'cccc');
+    expect(cache.weightHeld).toBe(14);
+    expect(cache.get('a')).toBe('aa');
+    expect(cache.weightHeld).toBe(14);
+    cache.delete('b');
+    expect(cache.weightHeld).toBe(6);
+    cache.clear();
+    expect(cache.weightHeld).toBe(0);
+  });
+
+  test('refuses a weight limit below 2', () => {
+    expect(() => new BoundedCache<string, string>('light', 4, { max: 1, of: (text) => text.length })).toThrow(RangeError);
+  });
+
   test('refuses a limit below 2', () => {
     expect(() => new BoundedCache('tiny', 1)).toThrow(RangeError);
   });
