@@ -1,10 +1,11 @@
 import type { Clock } from '../../ports/clock.js';
-import type { FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { DirectoryEntry, FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
 import type { FileComparison, IndexChange, ItemIndexStore } from '../../ports/item-index-store.js';
 import { addHash, fileHash } from './file-hash.js';
 import { toIndexEntry } from './index-entry.js';
 import type { Item } from './item.js';
+import { CompactListing } from './compact-listing.js';
 import { IndexFileReader, type StaleFile } from './index-file-reader.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
@@ -218,39 +219,29 @@ export class IndexSync {
   }
 
   /**
-   * Passes over the items directory summing its files' hashes, keeping none of its entries,
-   * and, unless the sum matches the index's, lists it again to compare it with the index (an
-   * index whose sum is 0, as an empty one's, is compared at once). The list dies here: a first build would otherwise hold
-   * it while it reads every file. `statAt`: when the compared signatures were taken.
+   * Lists the items directory in one pass ({@link CompactListing}: names and typed arrays, no
+   * object per file) summing its files' hashes, and, unless the sum matches the index's,
+   * compares the listing with the index. The listing dies here: a first build would otherwise
+   * hold it while it reads every file. `statAt`: when the signatures were taken.
    */
   private async scanDifferences(): Promise<{ itemFiles: number; differences?: ReturnType<IndexSync['compare']>; statAt: number }> {
     const items = this.paths.items;
     this.sweeps++;
-    const digest = this.store.digest();
-    let cleaned = false;
-    if (digest !== 0) {
-      const statAt = this.clock.now();
-      this.lastSweepAt = statAt;
-      const others: string[] = [];
-      let sum = 0;
-      let itemFiles = 0;
-      await this.fs.visitFiles(items, (name, signature) => {
-        if (!name.endsWith('.md')) others.push(name);
-        else {
-          itemFiles++;
-          sum = addHash(sum, fileHash(name.slice(0, -3), signature));
-        }
-      });
-      if (others.length > 0) await this.fs.removeAbandonedTemps?.(items, others);
-      cleaned = true;
-      if (sum === digest) return { itemFiles, statAt };
-    }
     const statAt = this.clock.now();
     this.lastSweepAt = statAt;
-    const entries = await this.fs.scan(items);
-    const others = entries.filter(({ name }) => !name.endsWith('.md')).map(({ name }) => name);
-    if (others.length > 0 && !cleaned) await this.fs.removeAbandonedTemps?.(items, others);
-    return { itemFiles: entries.length - others.length, differences: this.compare(entries), statAt };
+    const listing = new CompactListing();
+    const others: string[] = [];
+    let sum = 0;
+    await this.fs.visitFiles(items, (name, signature) => {
+      if (!name.endsWith('.md')) others.push(name);
+      else {
+        listing.add(name, signature);
+        sum = addHash(sum, fileHash(name.slice(0, -3), signature));
+      }
+    });
+    if (others.length > 0) await this.fs.removeAbandonedTemps?.(items, others);
+    if (sum === this.store.digest()) return { itemFiles: listing.length, statAt };
+    return { itemFiles: listing.length, differences: this.compare(listing.entries()), statAt };
   }
 
   /**
@@ -260,7 +251,7 @@ export class IndexSync {
    * which at 100,000 files costs tens of MB that the garbage collector's heap limit then
    * multiplies), and the intermediate lists die here.
    */
-  private compare(entries: readonly { name: string; signature: FileSignature }[]): { stale: StaleFile[]; gone: FileComparison['gone'] } {
+  private compare(entries: Iterable<DirectoryEntry>): { stale: StaleFile[]; gone: FileComparison['gone'] } {
     const files: { id: string; hash: number; signature: FileSignature }[] = [];
     for (const { name, signature } of entries) {
       if (!name.endsWith('.md')) continue;

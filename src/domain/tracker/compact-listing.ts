@@ -1,0 +1,44 @@
+import type { DirectoryEntry, FileSignature } from '../../ports/file-system.js';
+
+/**
+ * A directory's files and their signatures, held as the names and three typed arrays instead of
+ * an object per file: a sweep keeps the listing of 100,000 item files while it sums their
+ * hashes, and hands out entries only when the sum differs from the index's (docs/TRACKER.md
+ * "The derived index"). About 40 bytes a file besides its name, against ~300 as objects.
+ */
+export class CompactListing {
+  private readonly names: string[] = [];
+  private sizes = new Float64Array(1024);
+  private times = new Float64Array(1024);
+  private inodes = new Float64Array(1024);
+
+  get length(): number {
+    return this.names.length;
+  }
+
+  add(name: string, signature: FileSignature): void {
+    const at = this.names.length;
+    if (at === this.sizes.length) {
+      this.sizes = grown(this.sizes);
+      this.times = grown(this.times);
+      this.inodes = grown(this.inodes);
+    }
+    this.names.push(name);
+    this.sizes[at] = signature.size;
+    this.times[at] = signature.mtimeMs;
+    this.inodes[at] = signature.ino;
+  }
+
+  /** The files as entries, in the order added (each made on the way, none kept here). */
+  *entries(): Generator<DirectoryEntry> {
+    for (let at = 0; at < this.names.length; at++) {
+      yield { name: this.names[at]!, signature: { size: this.sizes[at]!, mtimeMs: this.times[at]!, ino: this.inodes[at]! } };
+    }
+  }
+}
+
+function grown(values: Float64Array): Float64Array<ArrayBuffer> {
+  const out = new Float64Array(values.length * 2);
+  out.set(values);
+  return out;
+}

@@ -1,0 +1,21 @@
+import { CompactListing } from '../../../../src/domain/tracker/compact-listing.js';
+import type { DirectoryEntry } from '../../../../src/ports/file-system.js';
+
+describe('a compact listing', () => {
+  it('gives back every file added, in order, with its exact signature, past its first growth', () => {
+    const added: DirectoryEntry[] = Array.from({ length: 3000 }, (_, k) => ({
+      name: `pm-${k.toString(36).padStart(8, '0')}.md`,
+      signature: { size: k * 7, mtimeMs: 1_764_000_000_000 + k + 0.123456, ino: 2 ** 40 + k },
+    }));
+    const listing = new CompactListing();
+    for (const { name, signature } of added) listing.add(name, signature);
+    expect(listing.length).toBe(3000);
+    expect([...listing.entries()]).toEqual(added);
+  });
+
+  it('lists nothing when nothing was added', () => {
+    const listing = new CompactListing();
+    expect(listing.length).toBe(0);
+    expect([...listing.entries()]).toEqual([]);
+  });
+});
