@@ -11,6 +11,16 @@ const base: Item = {
   created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z', revision: 3, body: '# Heading\n\nSome *markdown*.',
 };
 
+/** The item file written with every kept piece bypassed (the plain path the caches must match). */
+function plain(item: Item): string {
+  BoundedCache.bypass(true);
+  try {
+    return serializeItem(item);
+  } finally {
+    BoundedCache.bypass(false);
+  }
+}
+
 describe('item codec', () => {
   it('round-trips an item exactly', () => {
     expect(parseItem(serializeItem(base), 'x.md')).toEqual(base);
@@ -52,14 +62,6 @@ describe('item codec', () => {
   });
 
   it('writes the same bytes with its kept pieces as without (comments added, edited, removed; pairs changed)', () => {
-    const plain = (item: Item) => {
-      BoundedCache.bypass(true);
-      try {
-        return serializeItem(item);
-      } finally {
-        BoundedCache.bypass(false);
-      }
-    };
     const comment = (n: number, text = `note ${n}: "quoted" #${n}`) => ({ id: `c-${n}`, author: n % 2 ? 'bob' : 'ann', at: `2026-01-02T00:00:${String(n % 60).padStart(2, '0')}.000Z`, text });
     let item: Item = deepFreeze({ ...base, comments: [], custom: { zeta: 1, alpha: 'a: b', flag: true } });
     const states: Item[] = [];
@@ -86,14 +88,6 @@ describe('item codec', () => {
   });
 
   it('writes the same bytes for lists and values too large to keep as for small ones', () => {
-    const plain = (item: Item) => {
-      BoundedCache.bypass(true);
-      try {
-        return serializeItem(item);
-      } finally {
-        BoundedCache.bypass(false);
-      }
-    };
     const comments = Array.from({ length: KEPT_LIST_ENTRIES / 2 + 1 }, (_, n) => Object.freeze({ id: `c-${n}`, author: 'bob', at: base.created, text: `n${n}` }));
     const long = deepFreeze({ ...base, comments, custom: { big: 'x'.repeat(KEPT_YAML_CHARS / 2) }, title: 'y'.repeat(KEPT_YAML_CHARS / 4) });
     const longer = deepFreeze({ ...long, comments: [...comments, { id: 'c-last', author: 'ann', at: base.updated, text: 'last' }] });
