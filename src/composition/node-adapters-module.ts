@@ -32,13 +32,17 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.ItemIndex).toResolvedValue((root: string, mode: TrackerIndexMode) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase, undefined, indexTuning(mode)), [IDS.TrackerRoot, IDS.TrackerIndexMode]).inSingletonScope();
 });
 
+/** SQLite's page cache of a one-shot process, in KiB: it reads each page about once, so the pages it keeps only add to its memory. */
+const ONE_SHOT_PAGE_CACHE_KIB = 2048;
+
 /**
- * The SQLite index's tuning for a process kind: posting columns (search sums in memory) only in a
- * long-lived process (`watch`), which searches again over the columns it read; a one-shot
- * process (`check`) sums in SQL, the same answers for less memory (docs/TRACKER.md "The derived index").
+ * The SQLite index's tuning for a process kind: a long-lived process (`watch`) holds the posting
+ * columns it read for its next search and keeps the driver's page cache; a one-shot process
+ * (`check`) reads the columns for its one search only, with a small page cache (docs/TRACKER.md
+ * "The derived index").
  */
 export function indexTuning(mode: TrackerIndexMode): PageTuning {
-  return { ...DEFAULT_TUNING, postingColumns: mode.follow === 'watch', warmColumns: mode.follow === 'watch' };
+  return mode.follow === 'watch' ? { ...DEFAULT_TUNING, postingColumns: true } : { ...DEFAULT_TUNING, postingColumns: false, pageCacheKib: ONE_SHOT_PAGE_CACHE_KIB };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-driver.js';
 import type { SqliteIndexConnection } from './sqlite-index-connection.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
-import type { PostingKeys, SqliteWordSearch } from './sqlite-index-search.js';
+import type { SqliteWordSearch } from './sqlite-index-search.js';
 import type { PostingWord } from './sqlite-index-words.js';
 
 /** The columns of an item's row, in {@link itemValues}' order, and each one's position. */
@@ -178,12 +178,12 @@ export class SqliteIndexApply {
     const links = changed.includes('blocked_by') || changed.includes('related');
     if (tags) this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     if (links) this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.writeTexts(rid, item, { words: JSON.parse(words) as PostingWord[], priority: old[ITEM_COLUMN_INDEX.get('priority')!] as number, status: old[ITEM_COLUMN_INDEX.get('status')!] as string });
+    this.writeTexts(rid, item, JSON.parse(words) as PostingWord[]);
     this.insertLists(rid, item, { tags, links });
     return changed.includes('status') || changed.includes('parent') || changed.includes('blocked_by');
   }
 
-  private writeTexts(rid: number, item: IndexedItem, previous: PostingKeys | undefined): void {
+  private writeTexts(rid: number, item: IndexedItem, previous: readonly PostingWord[] | undefined): void {
     const words = this.words.write(rid, item, previous);
     this.stmt('INSERT OR REPLACE INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
   }
@@ -196,12 +196,12 @@ export class SqliteIndexApply {
   }
 
   private removeItem(id: string): void {
-    const row = this.stmt('SELECT i.rid, t.words, i.priority, i.status FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string, number, string] | undefined;
+    const row = this.stmt('SELECT i.rid, t.words FROM items i JOIN texts t ON t.rid = i.rid WHERE i.id = ?').raw().get(id) as [number, string] | undefined;
     if (row === undefined) return;
-    const [rid, words, priority, status] = row;
+    const [rid, words] = row;
     this.stmt('DELETE FROM tags WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM links WHERE rid = ?').run(rid);
-    this.words.remove(rid, { words: JSON.parse(words) as PostingWord[], priority, status });
+    this.words.remove(rid, JSON.parse(words) as PostingWord[]);
     this.stmt('DELETE FROM texts WHERE rid = ?').run(rid);
     this.stmt('DELETE FROM items WHERE rid = ?').run(rid);
   }

@@ -6,10 +6,9 @@ import { PostingsBuffer } from './sqlite-index-postings.js';
 import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { copyUncounted } from './sqlite-index-counts.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
-import { storedScore, wordCounts, type PostingWord, type WordCounts } from './sqlite-index-words.js';
+import { wordCounts, type PostingWord, type WordCounts } from './sqlite-index-words.js';
 
 const DIGEST_MODULUS = 2 ** 48;
-const POSTINGS_PER_INSERT = 256;
 /**
  * Page caches (negative: KiB) of the build file and of the live database during the copy. Both
  * are small on purpose: the build file is only appended to (its one index, on item ids, is a few
@@ -24,9 +23,9 @@ const STATEMENTS = SQLITE_INDEX_DDL.split(';').map((statement) => statement.trim
 const SECONDARY_INDEXES = STATEMENTS.filter((statement) => statement.startsWith('CREATE INDEX IF NOT EXISTS '))
   .map((statement) => statement.replace('CREATE INDEX IF NOT EXISTS ', 'CREATE INDEX IF NOT EXISTS main.'));
 const INDEX_NAMES = SECONDARY_INDEXES.map((statement) => /^CREATE INDEX IF NOT EXISTS main\.(\w+)/.exec(statement)![1]!);
-/** The build file's tables: the schema's (so the copy moves their records as they are), without secondary indexes, vocab and postings. */
+/** The build file's tables: the schema's (so the copy moves their records as they are), without secondary indexes and the word tables. */
 const BUILD_DDL = STATEMENTS
-  .filter((statement) => !statement.startsWith('CREATE INDEX') && !/^CREATE TABLE IF NOT EXISTS (vocab|postings)\(/.test(statement))
+  .filter((statement) => !statement.startsWith('CREATE INDEX') && !/^CREATE TABLE IF NOT EXISTS (vocab|word_columns|word_changes)\(/.test(statement))
   .join(';\n');
 
 /** The tables copied from the build file as they are (their rowids kept). */
@@ -69,8 +68,8 @@ function isAlive(pid: number): boolean {
  * and the next build removes), the readiness marks are set there, and the postings are kept
  * packed in memory ({@link PostingsBuffer}). {@link finish} then fills the live database in
  * one transaction: the secondary indexes are dropped, the tables copied (same definitions on
- * both sides, so SQLite moves their records as they are), the postings appended in key order,
- * and the indexes made again, each from one sort of its rows, and the kept counts computed. Readers see the old (empty)
+ * both sides, so SQLite moves their records as they are), each word's column written as one
+ * row, the indexes made again, each from one sort of its rows, and the kept counts computed. Readers see the old (empty)
  * index until the commit and the whole new one after it. The live file is never replaced by a
  * rename: in WAL mode its -wal and -shm files are paired with it by name only, so a database
  * renamed into place could be read with another database's log.
@@ -145,10 +144,10 @@ export class SqliteIndexBuild implements IndexBuild {
       live.pragma(`cache_size = ${COPY_CACHE_KIB}`);
       live.transaction(() => {
         copyUncounted(live, () => {
-          for (const table of [...COPIED, 'postings']) live.exec(`DELETE FROM main.${table}`);
+          for (const table of [...COPIED, 'word_columns', 'word_changes']) live.exec(`DELETE FROM main.${table}`);
           for (const name of INDEX_NAMES) live.exec(`DROP INDEX IF EXISTS main.${name}`);
           for (const table of COPIED) live.exec(`INSERT INTO main.${table} SELECT * FROM build.${table}`);
-          this.insertPostings();
+          this.insertColumns();
           for (const statement of SECONDARY_INDEXES) live.exec(statement);
         });
         live.prepare("INSERT OR REPLACE INTO main.meta(key, value) VALUES ('digest', ?)").run(String(this.digest));
@@ -182,12 +181,11 @@ export class SqliteIndexBuild implements IndexBuild {
     const rid = ++this.rid;
     this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
     const words: PostingWord[] = [];
-    this.postings.item(rid, item.priority, item.status);
+    this.postings.item(rid);
     for (const [word, counts] of counted) {
       const wid = this.wordIds.get(word)!;
-      const score = storedScore(counts);
-      words.push([wid, score, counts[0], counts[1], counts[2]]);
-      this.postings.add(wid, score, counts[0], counts[1], counts[2]);
+      words.push([wid, counts[0], counts[1], counts[2]]);
+      this.postings.add(wid, counts[0], counts[1], counts[2]);
     }
     this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
@@ -206,11 +204,10 @@ export class SqliteIndexBuild implements IndexBuild {
     })();
   }
 
-  /** Postings go in key order, in statements of {@link POSTINGS_PER_INSERT} rows: one call per row would cost more than the row. */
-  private insertPostings(): void {
-    const insert = (rows: number) => this.live.prepare(`INSERT INTO main.postings VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    const full = insert(POSTINGS_PER_INSERT);
-    for (const values of this.postings.chunks(POSTINGS_PER_INSERT)) (values.length === POSTINGS_PER_INSERT * 8 ? full : insert(values.length / 8)).run(...values);
+  /** Each word's column as one row, in word id order (the table's key order: appended, never inserted all over it). */
+  private insertColumns(): void {
+    const insert = this.live.prepare('INSERT INTO main.word_columns(wid, data) VALUES (?, ?)');
+    for (const [wid, data] of this.postings.columns()) insert.run(wid, data);
   }
 
   private stmt(sql: string): SqliteStatement {

@@ -29,11 +29,13 @@ export class SqliteIndexConnection {
    * @param path the database file (created with its directory when missing)
    * @param opener how to open it; default: this runtime's driver, loaded at the first open
    * @param forget drops what the caller cached about the database (called with every reset or close)
+   * @param pageCacheKib SQLite's page cache of the connection in KiB (undefined: the driver's default)
    */
   constructor(
     readonly path: string,
     private readonly opener: SqliteOpener | undefined,
     private readonly forget: () => void,
+    private readonly pageCacheKib?: number,
   ) {}
 
   open(): IndexOpening {
@@ -128,6 +130,7 @@ export class SqliteIndexConnection {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      if (this.pageCacheKib !== undefined) db.pragma(`cache_size = ${-Math.max(1, Math.floor(this.pageCacheKib))}`);
       this.ino = statSync(this.path).ino;
     } catch (error) {
       db.close();

@@ -3,7 +3,7 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 8;
+export const SQLITE_INDEX_SCHEMA = 9;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set;
@@ -13,11 +13,15 @@ export const SQLITE_INDEX_SCHEMA = 8;
  * not in a terminal status) and `busy` (a child is not in a terminal status). items_next covers
  * what next counts, items_queue orders the unblocked open items as next picks them, so next
  * reads the few rows it returns instead of classifying every open item. `texts` the
- * lowercased body and comments (with `words`, the JSON list of the item's [word id, score, title, body, comments counts]; rows written before the counts were recorded hold [word id, score], whose counts are written again on the item's next change), `tags` and
- * `links` (kind 0: blocker, 1: related) the list fields as rows so filters use indexes.
- * Search and list's text filter read `vocab` (every word of the texts, numbered) and `postings` (per word and item the
- * word's counts per field, keyed by word, the item's one-word score, priority and status, so a
- * word's postings are stored in the order a one-word search ranks): sqlite-index-search.ts.
+ * lowercased body and comments (with `words`, the JSON list of the item's [word id, title, body,
+ * comments counts], what its next change compares with), `tags` and `links` (kind 0: blocker,
+ * 1: related) the list fields as rows so filters use indexes. Search and list's text filter read
+ * `vocab` (every word of the texts, numbered; a word's id never changes while the file lives),
+ * `word_columns` (per word its postings, [item rowid, counts per field], as one stored column:
+ * sqlite-index-column-codec.ts) and `word_changes` (the postings changed since the word's column
+ * was last written: the counts now, all 0 for a posting gone), so a write touches a row per
+ * changed word instead of rewriting the word's column, and the column is written again once its
+ * changes grow (sqlite-index-search.ts).
  */
 export const SQLITE_INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -49,9 +53,9 @@ CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
 CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_target ON links(target, kind, rid);
 CREATE TABLE IF NOT EXISTS vocab(wid INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS postings(
-  wid INTEGER NOT NULL, score INTEGER NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL, rid INTEGER NOT NULL,
-  t INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(wid, score DESC, priority, status, rid)
+CREATE TABLE IF NOT EXISTS word_columns(wid INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS word_changes(
+  wid INTEGER NOT NULL, rid INTEGER NOT NULL, t INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(wid, rid)
 ) WITHOUT ROWID;
 `;
 
@@ -108,7 +112,7 @@ END;
 export const SQLITE_INDEX_COUNT_TABLES = ['item_counts', 'tag_counts'] as const;
 
 /** Every table of the schema, dropped when a database of another version is reset. */
-export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'comment_lines', 'comment_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'word_columns', 'word_changes', 'comment_lines', 'comment_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;
 
 /** The SQLite error codes that mean the file is not a usable database. */
 export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

@@ -9,18 +9,21 @@ export interface SqlCondition {
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
+/** For a run of word characters of a text filter: the rowids of the items with a title or body word containing it, as a JSON array. */
+export type TextRids = (piece: string) => string;
+
 /**
  * The filter as SQL over `items` (alias i), condition for condition the in-memory adapter's
- * predicate. A text filter is narrowed by the word table first (the items with a title or body
- * word containing each run of word characters of the text: sqlite-index-words.ts); the exact
- * substring test (`instr` on the lowercased texts) always decides.
+ * predicate. A text filter is narrowed by the word tables first when `textRids` is given (the
+ * items with a title or body word containing each run of word characters of the text:
+ * sqlite-index-search.ts); the exact substring test (`instr` on the lowercased texts) always decides.
  *
  * `perRow` is for a condition tested row by row along an index walk (page's walk): a tag or
  * blocker is then looked up for the row by its key (`EXISTS` on the primary key of `tags` or
  * `links`), where `IN (subquery)` would first collect every item with the tag — thousands of
  * rows at 100k items — for a walk that stops after a few hundred. Both forms select the same rows.
  */
-export function filterSql(filter: IndexFilter, { perRow = false }: { readonly perRow?: boolean } = {}): SqlCondition {
+export function filterSql(filter: IndexFilter, { perRow = false, textRids }: { readonly perRow?: boolean; readonly textRids?: TextRids } = {}): SqlCondition {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -37,7 +40,7 @@ export function filterSql(filter: IndexFilter, { perRow = false }: { readonly pe
   if (filter.blockedBy !== undefined) add(perRow ? 'EXISTS (SELECT 1 FROM links l WHERE l.rid = i.rid AND l.kind = 0 AND l.target = ?)' : 'i.rid IN (SELECT rid FROM links WHERE target = ? AND kind = 0)', filter.blockedBy);
   if (filter.text !== undefined) {
     // Every occurrence of a run of word characters of the text lies in a word of the item's title or body.
-    for (const piece of new Set(filter.text.match(WORD_PATTERN) ?? [])) add('i.rid IN (SELECT p.rid FROM vocab v JOIN postings p ON p.wid = v.wid WHERE instr(v.word, ?) > 0 AND (p.t > 0 OR p.b > 0))', piece);
+    if (textRids) for (const piece of new Set(filter.text.match(WORD_PATTERN) ?? [])) add('i.rid IN (SELECT value FROM json_each(?))', textRids(piece));
     add('(instr(i.title_lc, ?) > 0 OR instr((SELECT body_lc FROM texts WHERE rid = i.rid), ?) > 0)', filter.text, filter.text);
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };

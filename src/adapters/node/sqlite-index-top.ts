@@ -1,5 +1,5 @@
-import type { SearchCandidate, SearchTopQuery } from '../../ports/item-index-store.js';
-import type { PostingColumns, Scratch } from './sqlite-index-columns.js';
+import type { SearchCandidate, SearchCandidatesQuery, SearchTopQuery } from '../../ports/item-index-store.js';
+import { MAX_COUNT, type PostingColumns, type Scratch } from './sqlite-index-columns.js';
 
 /** What {@link columnsTop} reads besides the posting columns. */
 export interface TopSources {
@@ -8,6 +8,8 @@ export interface TopSources {
   readonly words: readonly (readonly (readonly [number, number])[])[];
   /** The status codes the filter lets through (undefined: every status). */
   readonly statuses: ReadonlySet<number> | undefined;
+  /** By rowid, 1 for the items passing the filter (undefined: {@link statuses} decide). */
+  readonly passing?: Uint8Array;
   /** The rowid of the item whose id is the phrase (it is a candidate by its id, counted apart). */
   readonly idRid: number | undefined;
   /** Of these rowids, those whose lowercased title contains the phrase. */
@@ -21,39 +23,76 @@ const UNKNOWN = 0;
 const NO = 1;
 const YES = 2;
 
+/** One candidate's sums: how many terms it holds, and per term its counts in the title, the body and the comments. */
+type Sums = (rid: number) => { readonly matched: number; readonly counts: ArrayLike<number> };
+
 /**
  * The search candidates that can rank first, and their number, summed in memory over the
- * words' posting columns: the same counts, candidates, total and cut as the SQL plan of
- * sqlite-index-search.ts (the port's SearchTop). The phrase bonus needs the title, so it is
- * looked up only for candidates that can still reach the cut with it, best first in growing
- * batches (the phrase is in the title only when every term is).
+ * words' posting columns: the same counts, candidates, total and cut as the in-memory index
+ * (the port's SearchTop). The phrase bonus needs the title, so it is looked up only for
+ * candidates that can still reach the cut with it, best first in growing batches (the phrase
+ * is in the title only when every term is; a phrase that is its one term is in the title
+ * exactly when the term is). One term held by one word is read straight from its column; more
+ * are summed per item first.
  */
 export function columnsTop(query: SearchTopQuery, sources: TopSources): { total: number; candidates: SearchCandidate[] } {
   const { columns, words, idRid } = sources;
   const items = columns.items();
-  const sums = columns.scratch(words.length, items.size);
-  const touched = accumulate(sources, sums, items.size, items.status, query.requireAll);
-  try {
-    const cap = query.cap;
-    const need = query.requireAll ? words.length : 1;
-    const [wt, wb, wc] = query.ranking.weights;
-    const bonus = query.phrase.length > 2 ? query.ranking.phraseBonus : 0;
-    const priority = items.priority;
-    const limit = query.ranking.limit;
-    const rids: number[] = [];
-    const matched: number[] = [];
-    const scores: number[] = [];
-    const title: number[] = [];
-    /** < 0: candidate x ranks before y by (matched, score, priority); the later keys are the domain's. */
-    const order = (x: number, xScore: number, y: number) => matched[y]! - matched[x]! || scores[y]! - xScore || priority[rids[x]!]! - priority[rids[y]!]!;
-    // The best `limit` by their scores without the bonus so far: a candidate ranking after the last of them even with the bonus is counted, not kept.
-    const best: number[] = [];
-    let total = 0;
-    const { data, stride } = sums;
+  const ok = passingOf(sources, items.size, items.status);
+  const cap = query.cap;
+  const need = query.requireAll ? words.length : 1;
+  const [wt, wb, wc] = query.ranking.weights as [number, number, number];
+  const bonus = query.phrase.length > 2 ? query.ranking.phraseBonus : 0;
+  const oneTerm = query.terms.length === 1 && query.terms[0] === query.phrase;
+  const priority = items.priority;
+  const limit = query.ranking.limit;
+  const rids: number[] = [];
+  const matched: number[] = [];
+  const scores: number[] = [];
+  const title: number[] = [];
+  /** > 0: a candidate (rowid, terms held, score) ranks after candidate y by (matched, score, priority); the later keys are the domain's. */
+  const after = (rid: number, held: number, score: number, y: number) => matched[y]! - held || scores[y]! - score || priority[rid]! - priority[rids[y]!]!;
+  /** < 0: candidate x ranks before y. */
+  const order = (x: number, xScore: number, y: number) => after(rids[x]!, matched[x]!, xScore, y);
+  // The best `limit` by their scores without the bonus so far: a candidate ranking after the last of them even with the bonus is counted, not kept.
+  const best: number[] = [];
+  let total = 0;
+  /** A candidate holding `held` terms, its score without the bonus, and whether every term is in its title. */
+  const consider = (rid: number, held: number, score: number, titled: boolean) => {
+    total++;
+    const sure = titled && oneTerm;
+    if (sure) score += bonus;
+    if (best.length === limit && after(rid, held, score + (titled && !sure ? bonus : 0), best[limit - 1]!) > 0) return;
+    const x = rids.length;
+    rids.push(rid);
+    matched.push(held);
+    scores.push(score);
+    title.push(sure ? YES : titled ? UNKNOWN : NO);
+    insertBest(best, x, limit, (y) => order(x, score, y));
+  };
+  const single = words.length === 1 && words[0]!.length === 1 ? words[0]![0]! : undefined;
+  let sums: Sums;
+  let done = () => {};
+  if (single) {
+    const [wid, m] = single;
+    const column = columns.of(wid);
+    const { rids: at, t, b, c } = column;
+    for (let i = 0; i < at.length; i++) {
+      const rid = at[i]!;
+      if (rid >= items.size || (ok !== undefined && ok[rid] === 0) || rid === idRid) continue;
+      consider(rid, 1, Math.min(cap, t[i]! * m) * wt + Math.min(cap, b[i]! * m) * wb + Math.min(cap, c[i]! * m) * wc, t[i]! > 0);
+    }
+    sums = (rid) => {
+      const i = indexOf(at, rid);
+      return { matched: 1, counts: [t[i]! * m, b[i]! * m, c[i]! * m] };
+    };
+  } else {
+    const scratch = columns.scratch(words.length, items.size);
+    const touched = accumulate(sources, scratch, items.size, ok, query.requireAll);
+    const { data, stride } = scratch;
     for (const rid of touched) {
       const at = rid * stride;
       if (data[at]! < need || rid === idRid) continue;
-      total++;
       let score = 0;
       let titled = true;
       for (let f = at + 1; f < at + stride; f += 3) {
@@ -61,19 +100,12 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
         score += Math.min(cap, t) * wt + Math.min(cap, data[f + 1]!) * wb + Math.min(cap, data[f + 2]!) * wc;
         if (t === 0) titled = false;
       }
-      const x = rids.length;
-      rids.push(rid);
-      matched.push(data[at]!);
-      scores.push(score);
-      if (best.length === limit && order(x, score + (titled ? bonus : 0), best[limit - 1]!) > 0) {
-        rids.pop();
-        matched.pop();
-        scores.pop();
-        continue;
-      }
-      title.push(titled ? UNKNOWN : NO);
-      insertBest(best, x, limit, (y) => order(x, score, y));
+      consider(rid, data[at]!, score, titled);
     }
+    sums = (rid) => ({ matched: data[rid * stride]!, counts: data.subarray(rid * stride + 1, (rid + 1) * stride) });
+    done = () => columns.release(scratch, touched);
+  }
+  try {
     // Titles to look up, best possible score first, in growing batches; stop when the best left
     // cannot reach the cut. Each batch is picked from those left (a full sort would order
     // thousands of candidates that are never looked up).
@@ -97,14 +129,66 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
     const rows = sources.rows(kept.map((x) => rids[x]!));
     const candidates = kept.map((x): SearchCandidate => {
       const rid = rids[x]!;
-      const counts: number[] = [];
-      for (let f = rid * stride + 1; f < (rid + 1) * stride; f++) counts.push(Math.min(cap, data[f]!));
+      const counts = Array.from(sums(rid).counts, (count) => Math.min(cap, count));
       return { id: rows.get(rid)!.id, priority: priority[rid]!, updated: rows.get(rid)!.updated, idMatch: false, phraseInTitle: title[x] === YES, counts };
     });
     return { total, candidates };
   } finally {
+    done();
+  }
+}
+
+/**
+ * Every candidate (the port's SearchCandidatesQuery) summed over the words' posting columns, as
+ * {@link columnsTop} sums them, in rowid order.
+ */
+export function columnsCandidates(query: SearchCandidatesQuery, sources: TopSources): SearchCandidate[] {
+  const { columns, words, idRid } = sources;
+  const items = columns.items();
+  const sums = columns.scratch(words.length, items.size);
+  const touched = accumulate(sources, sums, items.size, passingOf(sources, items.size, items.status), query.requireAll);
+  try {
+    const { data, stride } = sums;
+    const need = query.requireAll ? words.length : 1;
+    const kept = touched.filter((rid) => data[rid * stride]! >= need && rid !== idRid).sort((x, y) => x - y);
+    // The phrase can be in the title only when every term is.
+    const inTitle = sources.inTitle(kept.filter((rid) => {
+      for (let f = rid * stride + 1; f < (rid + 1) * stride; f += 3) if (data[f] === 0) return false;
+      return true;
+    }));
+    const rows = sources.rows(kept);
+    return kept.map((rid): SearchCandidate => {
+      const counts: number[] = [];
+      for (let f = rid * stride + 1; f < (rid + 1) * stride; f++) counts.push(Math.min(query.cap, data[f]!));
+      return { id: rows.get(rid)!.id, priority: items.priority[rid]!, updated: rows.get(rid)!.updated, idMatch: false, phraseInTitle: inTitle.has(rid), counts };
+    });
+  } finally {
     columns.release(sums, touched);
   }
+}
+
+/** By rowid, 1 for the items the filter lets through (undefined: every item): their status code against a table of the codes let through, and the rowids passing. */
+function passingOf({ statuses, passing }: TopSources, size: number, status: Uint16Array): Uint8Array | undefined {
+  if (statuses === undefined) return passing;
+  const table = new Uint8Array(Math.max(0, ...statuses) + 2);
+  for (const code of statuses) table[code] = 1;
+  const ok = new Uint8Array(size);
+  if (passing === undefined) for (let rid = 0; rid < size; rid++) ok[rid] = table[status[rid]!]!;
+  else for (let rid = 0; rid < size; rid++) ok[rid] = table[status[rid]!]! & passing[rid]!;
+  return ok;
+}
+
+/** The index of `rid` in a column's rowids (increasing), by bisection; -1 when absent. */
+function indexOf(rids: Int32Array, rid: number): number {
+  let low = 0;
+  let high = rids.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    if (rids[mid]! < rid) low = mid + 1;
+    else if (rids[mid]! > rid) high = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /**
@@ -112,8 +196,8 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
  * When every term is required, the terms go fewest postings first and an item missing one of
  * the terms before is passed over: it can no longer be a candidate.
  */
-function accumulate(sources: TopSources, sums: Scratch, size: number, status: Uint16Array, requireAll: boolean): number[] {
-  const { columns, words, statuses } = sources;
+function accumulate(sources: TopSources, sums: Scratch, size: number, ok: Uint8Array | undefined, requireAll: boolean): number[] {
+  const { columns, words } = sources;
   const { data, stride } = sums;
   const touched: number[] = [];
   const loaded = words.map((list) => list.map(([wid, m]) => [columns.of(wid), m] as const));
@@ -125,7 +209,7 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, status: Ui
     for (const [{ rids, t, b, c }, m] of loaded[k]!) {
       for (let i = 0; i < rids.length; i++) {
         const rid = rids[i]!;
-        if (rid >= size || (statuses !== undefined && !statuses.has(status[rid]!))) continue;
+        if (rid >= size || (ok !== undefined && ok[rid] === 0)) continue;
         const at = rid * stride;
         if (data[at]! < held) continue;
         const f = at + 1 + 3 * k;
@@ -133,9 +217,9 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, status: Ui
           if (data[at] === 0) touched.push(rid);
           data[at] = data[at]! + 1;
         }
-        data[f] = data[f]! + t[i]! * m;
-        data[f + 1] = data[f + 1]! + b[i]! * m;
-        data[f + 2] = data[f + 2]! + c[i]! * m;
+        data[f] = Math.min(MAX_COUNT, data[f]! + t[i]! * m);
+        data[f + 1] = Math.min(MAX_COUNT, data[f + 1]! + b[i]! * m);
+        data[f + 2] = Math.min(MAX_COUNT, data[f + 2]! + c[i]! * m);
       }
     }
   });

@@ -15,12 +15,8 @@ export function isWord(term: string): boolean {
   return term.length > 0 && term.replace(WORD_PATTERN, '') === '';
 }
 
-/**
- * One posting as an item's `texts.words` records it: [word id, score] or, written since postings
- * are updated by difference, [word id, score, title, body, comments] (the counts let the next
- * write of the item keep the postings whose counts did not change).
- */
-export type PostingWord = readonly [number, number] | readonly [number, number, number, number, number];
+/** One posting as an item's `texts.words` records it: [word id, title, body, comments counts]. */
+export type PostingWord = readonly [number, number, number, number];
 
 /** Per word: occurrences in title, body, comments. */
 export type WordCounts = Map<string, [number, number, number]>;
@@ -43,19 +39,4 @@ export function occurrencesIn(word: string, term: string): number {
   let count = 0;
   for (let at = word.indexOf(term); at >= 0; at = word.indexOf(term, at + term.length)) count++;
   return count;
-}
-
-/**
- * The ranking the stored per-word scores are computed with; a search asking for another one is
- * answered from the counts instead. Mirrors search-query.ts (cap 5, title 5x, phrase bonus 20).
- */
-export const STORED_RANKING = { cap: 5, weights: [5, 1, 1], phraseBonus: 20 } as const;
-
-/**
- * The score of an item for a one-word query that is exactly this word: capped counts times the
- * weights, plus the phrase bonus when the word is in the title (the query's phrase is the word).
- */
-export function storedScore([t, b, c]: readonly [number, number, number]): number {
-  const { cap, weights, phraseBonus } = STORED_RANKING;
-  return Math.min(cap, t) * weights[0] + Math.min(cap, b) * weights[1] + Math.min(cap, c) * weights[2] + (t > 0 ? phraseBonus : 0);
 }

@@ -40,14 +40,18 @@ export interface PageTuning {
   readonly walk: number;
   readonly keptCounts?: boolean;
   /**
-   * Sum searches over posting columns read into memory (sqlite-index-columns.ts; default true);
-   * false: in SQL. The columns pay off in a long-lived process that searches again; a one-shot
-   * process reads each word's postings once, and copying them costs it more memory than summing
-   * them in SQL (docs/TRACKER.md "The derived index"), so the composition turns them off there.
+   * Hold the posting columns a search read for the next search while the database stays as it
+   * was (sqlite-index-columns.ts; default true). A long-lived process searches again over them;
+   * a one-shot process reads each word's column once, so the composition turns holding off there.
    */
   readonly postingColumns?: boolean;
-  /** With posting columns: read the frequent words' columns in a worker thread after a query (sqlite-index-warm.ts); default off. */
-  readonly warmColumns?: boolean;
+  /** A word's changed postings kept before its column is written again (default CHANGES_PER_COLUMN of sqlite-index-search.ts). */
+  readonly changesPerColumn?: number;
+  /**
+   * SQLite's page cache per connection, in KiB (default the driver's: 16 MB with better-sqlite3).
+   * Pages it holds count in the process's memory; the file's pages stay in the OS's cache either way.
+   */
+  readonly pageCacheKib?: number;
 }
 
 /** The tuning {@link SqliteItemIndex} uses unless given another. */
@@ -95,9 +99,9 @@ export class SqliteItemIndex implements ItemIndexStore {
     this.words = new SqliteWordSearch(
       (sql) => this.stmt(sql),
       () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
-      this.tuning.postingColumns !== false && this.tuning.warmColumns === true ? path : undefined,
+      this.tuning.changesPerColumn,
     );
-    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget());
+    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget(), this.tuning.pageCacheKib);
     this.writes = new SqliteIndexApply(this.connection, this.words, () => {
       this.commits++;
     });
@@ -183,7 +187,8 @@ export class SqliteItemIndex implements ItemIndexStore {
    * (the matches lie far down the order) and small match sets are sorted instead.
    */
   page(query: IndexPageQuery): IndexPage {
-    const where = filterSql(query.filter);
+    const textRids = query.filter.text === undefined ? undefined : this.words.textFilter();
+    const where = filterSql(query.filter, { textRids });
     const columns = sortColumns(query.sort);
     const direction = query.descending ? 'DESC' : 'ASC';
     const order = columns.map((column) => `${column} ${direction}`).join(', ');
@@ -195,7 +200,7 @@ export class SqliteItemIndex implements ItemIndexStore {
       let rids: number[] | undefined;
       const index = SORT_INDEXES[query.sort.join(',')];
       if (index && total >= this.tuning.sortBelow) {
-        const row = filterSql(query.filter, { perRow: true });
+        const row = filterSql(query.filter, { perRow: true, textRids });
         const walked = this.stmt(`SELECT rid, ok FROM (SELECT i.rid AS rid, (${row.sql}) AS ok FROM items i INDEXED BY ${index} WHERE 1${after} ORDER BY ${order} LIMIT ?) WHERE ok LIMIT ?`)
           .raw().all(...row.params, ...afterParams, this.tuning.walk, query.limit) as [number, number][];
         if (walked.length === query.limit) rids = walked.map(([rid]) => rid);
@@ -203,9 +208,7 @@ export class SqliteItemIndex implements ItemIndexStore {
       rids ??= this.stmt(`SELECT i.rid FROM items i WHERE ${where.sql}${after} ORDER BY ${order} LIMIT ?`).pluck().all(...where.params, ...afterParams, query.limit) as number[];
       return { items: this.rowsOf(rids), total };
     });
-    const page = read.deferred();
-    this.words.warm();
-    return page;
+    return read.deferred();
   }
 
   /**
@@ -223,9 +226,7 @@ export class SqliteItemIndex implements ItemIndexStore {
       const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} ORDER BY i.priority, i.created, i.id LIMIT ?`).pluck().all(...where.params, ...claimedParams, query.limit) as number[];
       return { counts, ready: this.rowsOf(rids) };
     });
-    const readiness = read.deferred();
-    this.words.warm();
-    return readiness;
+    return read.deferred();
   }
 
   /** Next's counts the plain way: one pass over the covering index items_next. */
@@ -247,9 +248,7 @@ export class SqliteItemIndex implements ItemIndexStore {
   }
 
   searchTop(query: SearchTopQuery): SearchTop {
-    const top = this.read(() => this.words.top(query));
-    this.words.warm();
-    return top;
+    return this.read(() => this.words.top(query));
   }
 
   referrers(id: string): string[] {

@@ -11,8 +11,8 @@ describe('the SQLite index tuning per process kind', () => {
   const temp = useTempDir('pm-index-tuning-');
 
   it('sums searches over posting columns, read ahead in a worker, only in a long-lived process', () => {
-    expect(indexTuning({ follow: 'watch' })).toEqual({ ...DEFAULT_TUNING, postingColumns: true, warmColumns: true });
-    expect(indexTuning({ follow: 'check' })).toEqual({ ...DEFAULT_TUNING, postingColumns: false, warmColumns: false });
+    expect(indexTuning({ follow: 'watch' })).toEqual({ ...DEFAULT_TUNING, postingColumns: true });
+    expect(indexTuning({ follow: 'check' })).toEqual({ ...DEFAULT_TUNING, postingColumns: false, pageCacheKib: 2048 });
   });
 
   it('gives a one-shot and a long-lived process the same search answers', async () => {

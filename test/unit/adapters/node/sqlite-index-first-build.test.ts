@@ -1,3 +1,4 @@
+import { postingRows } from '../../../support/sqlite-postings.js';
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../../../../src/adapters/node/system-clock.js';
@@ -57,7 +58,7 @@ describe('the first build of a shared SQLite index', () => {
   });
 });
 
-/** Every row of every table (word ids as their words, which number in any order), and the schema. */
+/** Every row of every table but the word tables, every posting (word ids as their words, which number in any order), and the schema. */
 function dump(path: string): { schema: unknown[]; tables: Record<string, string[]> } {
   const db = sqliteOpener()(path, 1000);
   try {
@@ -68,8 +69,8 @@ function dump(path: string): { schema: unknown[]; tables: Record<string, string[
     const tables: Record<string, string[]> = {};
     for (const table of ['meta', 'files', 'tags', 'links']) tables[table] = rows(`SELECT * FROM ${table}`);
     tables.items = rows('SELECT * FROM items', (row) => Object.entries(row).map(([key, value]) => `${key}=${String(value)}`).join(' '));
-    tables.texts = rows('SELECT * FROM texts', (row) => ({ ...row, words: (JSON.parse(row.words as string) as [number, number][]).map(([wid, score]) => [word(wid), score]) }));
-    tables.postings = rows('SELECT * FROM postings', (row) => ({ ...row, wid: word(row.wid) }));
+    tables.texts = rows('SELECT * FROM texts', (row) => ({ ...row, words: (JSON.parse(row.words as string) as [number, ...number[]][]).map(([wid, ...counts]) => [word(wid), ...counts]) }));
+    tables.postings = postingRows(db).map((row) => JSON.stringify(row));
     tables.vocab = rows('SELECT word FROM vocab');
     const schema = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all();
     return { schema, tables };

@@ -15,23 +15,26 @@ describe('search over the SQLite word table', () => {
     const make = () =>
       population(random, 200).map((e) => {
         const title = text(1 + Math.floor(random() * 4)).toLowerCase();
-        return { ...e, title, updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body: text(Math.floor(random() * 15)).toLowerCase(), comments: random() < 0.3 ? text(5).toLowerCase() : '' } };
+        // Priorities beyond one digit too (the port takes any number; item files hold 0-4).
+        const priority = random() < 0.1 ? 10 + Math.floor(random() * 90) : e.priority;
+        return { ...e, title, priority, updated: random() < 0.5 ? '2026-01-01T00:00:00.000Z' : e.updated, text: { title, body: text(Math.floor(random() * 15)).toLowerCase(), comments: random() < 0.3 ? text(5).toLowerCase() : '' } };
       });
     const sqlite = new SqliteItemIndex(`${dir()}/index.sqlite`);
-    // The plain path: every search grouped in SQL, no posting columns in memory.
+    // The plain path: nothing held from one search to the next, every column read again.
     const plain = new SqliteItemIndex(`${dir()}/plain.sqlite`, undefined, { sortBelow: 2000, walk: 5000, postingColumns: false });
+    // Columns written again with their changes after every few changes of a word.
+    const compacting = new SqliteItemIndex(`${dir()}/compacting.sqlite`, undefined, { sortBelow: 2000, walk: 5000, changesPerColumn: 3 });
     const memory = new MemoryItemIndex();
-    sqlite.open();
-    plain.open();
-    memory.open();
+    const stores = [sqlite, plain, compacting, memory];
+    for (const store of stores) store.open();
     let items = make();
-    for (const store of [sqlite, plain, memory]) store.apply(items.map((e, n) => put(e, n)));
+    for (const store of stores) store.apply(items.map((e, n) => put(e, n)));
     for (let round = 0; round < 150; round++) {
       if (round % 30 === 29) {
         // Edit a quarter of the items (texts, priority, status) and drop a few.
         const next = make();
         const changes = items.flatMap((e, n) => (n % 4 === round % 4 ? [put({ ...next[n]!, id: e.id }, 1000 + round * 300 + n)] : n % 37 === 0 ? [{ kind: 'gone' as const, id: e.id }] : []));
-        for (const store of [sqlite, plain, memory]) store.apply(changes);
+        for (const store of stores) store.apply(changes);
         items = items.map((e, n) => (n % 4 === round % 4 ? { ...next[n]!, id: e.id } : e));
       }
       const query = [skew(), ...(random() < 0.4 ? [skew()] : []), ...(random() < 0.1 ? ['zzz'] : [])].join(random() < 0.8 ? ' ' : ', ');
@@ -39,9 +42,9 @@ describe('search over the SQLite word table', () => {
       const want = runSearchQuery(memory, options);
       expect([options, runSearchQuery(sqlite, options)]).toEqual([options, want]);
       expect([options, runSearchQuery(plain, options)]).toEqual([options, want]);
+      expect([options, runSearchQuery(compacting, options)]).toEqual([options, want]);
     }
-    sqlite.close();
-    plain.close();
+    for (const store of stores) store.close();
   });
 
   it('sums over posting columns read before another connection\'s commit only until that commit', () => {

@@ -1,3 +1,4 @@
+import { postingRows } from '../../../support/sqlite-postings.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
@@ -157,7 +158,10 @@ describe('SqliteItemIndex writes by difference', () => {
         texts: q('SELECT i.id, t.body_lc, t.comments_lc FROM texts t JOIN items i ON i.rid = t.rid ORDER BY i.id'),
         tags: q('SELECT i.id, g.tag FROM tags g JOIN items i ON i.rid = g.rid ORDER BY 1, 2'),
         links: q('SELECT i.id, l.kind, l.target FROM links l JOIN items i ON i.rid = l.rid ORDER BY 1, 2, 3'),
-        postings: q('SELECT v.word, p.score, p.priority, p.status, i.id, p.t, p.b, p.c FROM postings p JOIN vocab v ON v.wid = p.wid JOIN items i ON i.rid = p.rid ORDER BY 1, 5'),
+        postings: (() => {
+          const ids = new Map(db.prepare('SELECT rid, id FROM items').raw().all() as [number, string][]);
+          return postingRows(db, (rid) => ids.get(rid)).sort((x, y) => (`${x[0]}\u0000${x[1]}` < `${y[0]}\u0000${y[1]}` ? -1 : 1));
+        })(),
       };
     } finally {
       db.close();
