@@ -22,6 +22,9 @@ export interface ItemColumns {
 export interface Scratch {
   readonly data: Uint8Array;
   readonly stride: number;
+  /** The rowids written, in the order first written: the first {@link Scratch.count} entries. */
+  readonly touched: Int32Array;
+  count: number;
 }
 
 /** Terms a search summed over the columns has fewer of (they are counted per item in a byte). */
@@ -83,22 +86,22 @@ export class PostingColumns {
   }
 
   /**
-   * Zeroed per-item sums for `terms` terms over `size` rowids, reused across searches: give
-   * them back with {@link release}.
+   * Zeroed per-item sums for `terms` terms over `size` rowids, reused across searches (a search
+   * allocates no array per item): give them back with {@link release}.
    */
   scratch(terms: number, size: number): Scratch {
     const stride = 1 + 3 * terms;
     const spare = this.spare;
     this.spare = undefined;
-    if (spare && spare.data.length >= stride * size) return { data: spare.data, stride };
-    return { data: new Uint8Array(stride * size), stride };
+    if (spare && spare.data.length >= stride * size && spare.touched.length >= size) return { data: spare.data, stride, touched: spare.touched, count: 0 };
+    return { data: new Uint8Array(stride * size), stride, touched: new Int32Array(size), count: 0 };
   }
 
   /** Takes back sums from {@link scratch}, zeroing the rowids written (all at once when they are many). */
-  release(sums: Scratch, touched: readonly number[]): void {
-    const { data, stride } = sums;
-    if (touched.length * stride * 8 > data.length) data.fill(0);
-    else for (const rid of touched) data.fill(0, rid * stride, (rid + 1) * stride);
+  release(sums: Scratch): void {
+    const { data, stride, touched, count } = sums;
+    if (count * stride * 8 > data.length) data.fill(0);
+    else for (let k = 0; k < count; k++) data.fill(0, touched[k]! * stride, (touched[k]! + 1) * stride);
     this.spare = sums;
   }
 

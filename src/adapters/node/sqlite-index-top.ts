@@ -88,9 +88,10 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
     };
   } else {
     const scratch = columns.scratch(words.length, items.size);
-    const touched = accumulate(sources, scratch, items.size, ok, query.requireAll);
-    const { data, stride } = scratch;
-    for (const rid of touched) {
+    accumulate(sources, scratch, items.size, ok, query.requireAll);
+    const { data, stride, touched, count } = scratch;
+    for (let k = 0; k < count; k++) {
+      const rid = touched[k]!;
       const at = rid * stride;
       if (data[at]! < need || rid === idRid) continue;
       let score = 0;
@@ -103,7 +104,7 @@ export function columnsTop(query: SearchTopQuery, sources: TopSources): { total:
       consider(rid, data[at]!, score, titled);
     }
     sums = (rid) => ({ matched: data[rid * stride]!, counts: data.subarray(rid * stride + 1, (rid + 1) * stride) });
-    done = () => columns.release(scratch, touched);
+    done = () => columns.release(scratch);
   }
   try {
     // Titles to look up, best possible score first, in growing batches; stop when the best left
@@ -146,11 +147,11 @@ export function columnsCandidates(query: SearchCandidatesQuery, sources: TopSour
   const { columns, words, idRid } = sources;
   const items = columns.items();
   const sums = columns.scratch(words.length, items.size);
-  const touched = accumulate(sources, sums, items.size, passingOf(sources, items.size, items.status), query.requireAll);
+  accumulate(sources, sums, items.size, passingOf(sources, items.size, items.status), query.requireAll);
   try {
     const { data, stride } = sums;
     const need = query.requireAll ? words.length : 1;
-    const kept = touched.filter((rid) => data[rid * stride]! >= need && rid !== idRid).sort((x, y) => x - y);
+    const kept = Array.from(sums.touched.subarray(0, sums.count)).filter((rid) => data[rid * stride]! >= need && rid !== idRid).sort((x, y) => x - y);
     // The phrase can be in the title only when every term is.
     const inTitle = sources.inTitle(kept.filter((rid) => {
       for (let f = rid * stride + 1; f < (rid + 1) * stride; f += 3) if (data[f] === 0) return false;
@@ -163,7 +164,7 @@ export function columnsCandidates(query: SearchCandidatesQuery, sources: TopSour
       return { id: rows.get(rid)!.id, priority: items.priority[rid]!, updated: rows.get(rid)!.updated, idMatch: false, phraseInTitle: inTitle.has(rid), counts };
     });
   } finally {
-    columns.release(sums, touched);
+    columns.release(sums);
   }
 }
 
@@ -192,19 +193,20 @@ function indexOf(rids: Int32Array, rid: number): number {
 }
 
 /**
- * Adds up each term's counts per item over the words containing it; returns the rowids touched.
+ * Adds up each term's counts per item over the words containing it, noting the rowids touched in `sums`.
  * When every term is required, the terms go fewest postings first and an item missing one of
  * the terms before is passed over: it can no longer be a candidate.
  */
-function accumulate(sources: TopSources, sums: Scratch, size: number, ok: Uint8Array | undefined, requireAll: boolean): number[] {
+function accumulate(sources: TopSources, sums: Scratch, size: number, ok: Uint8Array | undefined, requireAll: boolean): void {
   const { columns, words } = sources;
-  const { data, stride } = sums;
-  const touched: number[] = [];
+  const { data, stride, touched } = sums;
+  let count = 0;
   const loaded = words.map((list) => list.map(([wid, m]) => [columns.of(wid), m] as const));
   const postings = loaded.map((list) => list.reduce((sum, [column]) => sum + column.rids.length, 0));
   const order = loaded.map((_, k) => k);
   if (requireAll) order.sort((x, y) => postings[x]! - postings[y]!);
-  order.forEach((k, done) => {
+  for (let done = 0; done < order.length; done++) {
+    const k = order[done]!;
     const held = requireAll ? done : 0;
     for (const [{ rids, t, b, c }, m] of loaded[k]!) {
       for (let i = 0; i < rids.length; i++) {
@@ -214,7 +216,7 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, ok: Uint8A
         if (data[at]! < held) continue;
         const f = at + 1 + 3 * k;
         if (data[f]! + data[f + 1]! + data[f + 2]! === 0) {
-          if (data[at] === 0) touched.push(rid);
+          if (data[at] === 0) touched[count++] = rid;
           data[at] = data[at]! + 1;
         }
         data[f] = Math.min(MAX_COUNT, data[f]! + t[i]! * m);
@@ -222,8 +224,8 @@ function accumulate(sources: TopSources, sums: Scratch, size: number, ok: Uint8A
         data[f + 2] = Math.min(MAX_COUNT, data[f + 2]! + c[i]! * m);
       }
     }
-  });
-  return touched;
+  }
+  sums.count = count;
 }
 
 /** The best `count` of `candidates` by `order`, best first (ties keep their order in `candidates`). */
