@@ -62,3 +62,33 @@ describe('search over the SQLite word table', () => {
     for (const store of [reader!, writer!]) store.close();
   });
 });
+
+describe('search terms the word columns do not hold', () => {
+  it('counts terms that are not words, and caps above 255, from the texts: the in-memory index\'s answers', () => {
+    const random = prng(5);
+    const sqlite = new SqliteItemIndex(`${dir()}/scan.sqlite`);
+    const memory = new MemoryItemIndex();
+    const many = 'ab '.repeat(300);
+    const items = population(random, 40).map((e, n) => {
+      const title = n % 3 === 0 ? 'a.b cache' : 'ab-cd';
+      return { ...e, title, text: { title, body: n % 4 === 0 ? many : 'x.y ab', comments: n % 5 === 0 ? 'a.b, x.y' : '' } };
+    });
+    for (const store of [sqlite, memory]) {
+      store.open();
+      store.apply(items.map((e, n) => put(e, n)));
+    }
+    const sorted = (list: Iterable<{ id: string }>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const ranking = { weights: [5, 1, 1] as const, phraseBonus: 20, limit: 5 };
+    for (const query of [
+      { terms: ['a.b'], phrase: 'a.b', requireAll: true, cap: 5, filter: {} },
+      { terms: ['x.y', 'ab'], phrase: 'x.y ab', requireAll: false, cap: 5, filter: { statuses: ['open'] } },
+      { terms: ['ab'], phrase: 'ab', requireAll: true, cap: 1000, filter: {} },
+    ]) {
+      expect(sorted(sqlite.searchCandidates(query))).toEqual(sorted(memory.searchCandidates(query)));
+      const top = (store: SqliteItemIndex | MemoryItemIndex) => { const found = store.searchTop({ ...query, ranking }); return { total: found.total, candidates: sorted(found.candidates) }; };
+      expect(top(sqlite).total).toBe(top(memory).total);
+    }
+    expect([...sqlite.searchCandidates({ terms: ['ab'], phrase: 'ab', requireAll: true, cap: 1000, filter: {} })].some((c) => c.counts[1] === 300)).toBe(true);
+    sqlite.close();
+  });
+});
