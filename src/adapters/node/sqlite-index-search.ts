@@ -112,15 +112,17 @@ export class SqliteWordSearch {
 
   /** Every candidate (the port's definition). */
   candidates(query: SearchCandidatesQuery): SearchCandidate[] {
-    const byId = this.idCandidate(query);
-    const out = this.inColumns(query) ? columnsCandidates(query, this.sources(query)) : this.sqlCandidates(query);
+    const textRids = this.textFilter();
+    const byId = this.idCandidate(query, textRids);
+    const out = this.inColumns(query) ? columnsCandidates(query, this.sources(query, textRids)) : this.sqlCandidates(query, textRids);
     return byId ? [byId, ...out] : out;
   }
 
   /** The candidates that can rank first (see the port's SearchTop), with the total. */
   top(query: SearchTopQuery): SearchTop {
-    const byId = this.idCandidate(query);
-    const found = this.inColumns(query) ? columnsTop(query, this.sources(query)) : this.sqlTop(query);
+    const textRids = this.textFilter();
+    const byId = this.idCandidate(query, textRids);
+    const found = this.inColumns(query) ? columnsTop(query, this.sources(query, textRids)) : this.sqlTop(query, textRids);
     if (!byId) return found;
     return { total: found.total + 1, candidates: [...found.candidates, byId] };
   }
@@ -145,9 +147,8 @@ export class SqliteWordSearch {
    * (statuses from the item columns; any other filter as the set of rowids passing it, in SQL),
    * and the rows of the candidates.
    */
-  private sources(query: SearchCandidatesQuery): TopSources {
+  private sources(query: SearchCandidatesQuery, textRids: TextRids): TopSources {
     const columns = this.columns;
-    const textRids = this.textFilter();
     const items = columns.items();
     const byStatus = statusOnly(query.filter);
     let passing: Uint8Array | undefined;
@@ -183,17 +184,17 @@ export class SqliteWordSearch {
   }
 
   /** Every candidate counted in SQL from the texts. */
-  private sqlCandidates(query: SearchCandidatesQuery): SearchCandidate[] {
-    const plan = this.scanPlan(query, [0, 0, 0]);
+  private sqlCandidates(query: SearchCandidatesQuery, textRids: TextRids): SearchCandidate[] {
+    const plan = this.scanPlan(query, [0, 0, 0], textRids);
     const rows = this.stmt(`${plan.sql} SELECT i.id, i.priority, i.updated, instr(i.title_lc, ?) > 0, c.counts FROM cand c JOIN items i ON i.rid = c.rid WHERE ${plan.where}`)
       .raw().all(...plan.params, query.phrase, ...plan.whereParams) as [string, number, string, number, string][];
     return rows.map(([id, priority, updated, inTitle, counts]) => ({ id, priority, updated, idMatch: false, phraseInTitle: inTitle === 1, counts: countsOf(counts, query.terms.length) }));
   }
 
   /** The candidates that can rank first counted in SQL from the texts: every one tied with or ahead of the limit-th. */
-  private sqlTop(query: SearchTopQuery): SearchTop {
+  private sqlTop(query: SearchTopQuery, textRids: TextRids): SearchTop {
     const { weights, phraseBonus, limit } = query.ranking;
-    const plan = this.scanPlan(query, weights);
+    const plan = this.scanPlan(query, weights, textRids);
     const bonus = query.phrase.length > 2 ? phraseBonus : 0;
     const sql = `${plan.sql},
       scored AS MATERIALIZED (SELECT i.id AS id, i.priority AS priority, i.updated AS updated, instr(i.title_lc, ?) > 0 AS pit, c.matched AS matched,
@@ -213,8 +214,8 @@ export class SqliteWordSearch {
    * enough terms, `weighted` the sum of its capped counts times `weights`, `counts` a JSON array
    * of [term index, title, body, comments] counts, from the texts row by row.
    */
-  private scanPlan(query: SearchCandidatesQuery, weights: readonly number[]): Plan {
-    const filter = filterSql(query.filter, { textRids: query.filter.text === undefined ? undefined : this.textFilter() });
+  private scanPlan(query: SearchCandidatesQuery, weights: readonly number[], textRids: TextRids): Plan {
+    const filter = filterSql(query.filter, { textRids });
     const params: unknown[] = [];
     const rows = query.terms.map((term, k) => {
       const count = (column: string) => {
@@ -229,8 +230,8 @@ export class SqliteWordSearch {
   }
 
   /** The item whose id is the phrase, when it passes the filter (a candidate whatever its counts). */
-  private idCandidate(query: SearchCandidatesQuery): SearchCandidate | undefined {
-    const filter = filterSql(query.filter, { textRids: query.filter.text === undefined ? undefined : this.textFilter() });
+  private idCandidate(query: SearchCandidatesQuery, textRids: TextRids): SearchCandidate | undefined {
+    const filter = filterSql(query.filter, { textRids });
     const row = this.stmt(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_SOURCE} WHERE i.id = ? AND ${filter.sql}`).raw().get(query.phrase, ...filter.params) as ItemRow | undefined;
     if (!row) return undefined;
     const item = rowToItem(row);
