@@ -9,6 +9,7 @@ import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/
 import { initTracker } from '../domain/tracker/init.js';
 import { trackerRootFor } from '../domain/tracker/root-locator.js';
 import { composeCli, type CliApp, type WatcherLaunch } from './compose-cli.js';
+import { boundHeap } from './heap-growth.js';
 import { osUser } from './os-user.js';
 import { packageInfo } from './package-info.js';
 import { stderrLog } from './process-log.js';
@@ -32,9 +33,12 @@ export interface CliMainOptions {
  * every failure to a message and an exit code here and only here. Resolves to the exit code;
  * bin/pm.cjs then exits the process. The tracker is not disposed: every write already reached
  * the index in its own transaction, and a one-shot process watches nothing. A long rebuild of
- * the index draws a progress bar when stderr is a terminal.
+ * the index draws a progress bar when stderr is a terminal. The heap is bounded (heap-growth.ts):
+ * a first build of 100,000 items stays within the one-shot memory budget.
  */
 export async function main(argv: readonly string[], options: CliMainOptions = {}): Promise<number> {
+  // The real process (no io handed in).
+  if (options.io === undefined) boundHeap('one-shot');
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const io = options.io ?? new NodeCliIo(cwd, process.stdin, process.stdout, process.stderr, env);

@@ -15,7 +15,7 @@ import { osUser } from './os-user.js';
 import { packageInfo } from './package-info.js';
 import { stderrLog } from './process-log.js';
 import type { SharedDatabase } from './service-ids.js';
-import { boundServerHeapGrowth } from './server-heap.js';
+import { boundHeap } from './heap-growth.js';
 import { settingsFromEnv, type Settings } from './settings.js';
 import { PM_SERVER_RUN } from './mcp-module.js';
 import { createOtelTelemetry } from './otel-composition.js';
@@ -32,7 +32,7 @@ const log = stderrLog('pm-mcp-http');
  * environment, the authorization rule, then {@link serveMcpHttp}.
  */
 export async function startMcpHttp(argv: readonly string[], options: HttpMainOptions = {}): Promise<void> {
-  boundServerHeapGrowth();
+  boundHeap('server');
   const env = process.env;
   let http: HttpSettings;
   let auth: AuthSettings;

@@ -8,7 +8,7 @@ import { describeOtel, otelWanted } from './otel-settings.js';
 import { osUser } from './os-user.js';
 import { stderrLog } from './process-log.js';
 import { packageInfo } from './package-info.js';
-import { boundServerHeapGrowth } from './server-heap.js';
+import { boundHeap } from './heap-growth.js';
 import { settingsFromEnv } from './settings.js';
 import { PM_MCP_USAGE, stdioCommandLine } from './stdio-command-line.js';
 
@@ -49,7 +49,7 @@ export async function main(options: StdioMainOptions = {}): Promise<void> {
     log.line(line.message);
     process.exit(EXIT.usage);
   }
-  boundServerHeapGrowth();
+  boundHeap('server');
   let app: McpServerApp;
   let telemetry: Telemetry | undefined;
   try {

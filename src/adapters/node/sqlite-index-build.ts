@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
-import { PostingsBuffer } from './sqlite-index-postings.js';
+import { PostingsSpill } from './sqlite-index-postings.js';
 import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { copyUncounted } from './sqlite-index-counts.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
@@ -15,8 +15,10 @@ const DIGEST_MODULUS = 2 ** 48;
  * MB), and the copy appends records in key order and makes each secondary index from one sort;
  * a larger cache only fills with pages written once, and it adds to the build's peak memory.
  */
-const BUILD_CACHE_KIB = -8192;
-const COPY_CACHE_KIB = -16384;
+const BUILD_CACHE_KIB = -2048;
+const COPY_CACHE_KIB = -4096;
+/** The build file's cache while it is copied from (attached; each page is read once, in order). */
+const ATTACHED_CACHE_KIB = -1024;
 
 const STATEMENTS = SQLITE_INDEX_DDL.split(';').map((statement) => statement.trim()).filter(Boolean);
 /** The schema's secondary indexes: dropped for the copy and made again after it, from the sorted rows. */
@@ -65,8 +67,8 @@ function isAlive(pid: number): boolean {
  * A first build of the SQLite index (docs/TRACKER.md "The derived index"): the rows of every
  * table but the word tables go into a separate file with no secondary index and no journal
  * (journal_mode=OFF, synchronous=OFF: a crash leaves a broken build file, which nobody reads
- * and the next build removes), the readiness marks are set there, and the postings are kept
- * packed in memory ({@link PostingsBuffer}). {@link finish} then fills the live database in
+ * and the next build removes), the readiness marks are set there, and the postings are spilled
+ * to a file beside it ({@link PostingsSpill}). {@link finish} then fills the live database in
  * one transaction: the secondary indexes are dropped, the tables copied (same definitions on
  * both sides, so SQLite moves their records as they are), each word's column written as one
  * row, the indexes made again, each from one sort of its rows, and the kept counts computed. Readers see the old (empty)
@@ -78,7 +80,7 @@ export class SqliteIndexBuild implements IndexBuild {
   private readonly db: SqliteDatabase;
   private readonly wordIds = new Map<string, number>();
   private readonly statements = new Map<string, SqliteStatement>();
-  private readonly postings = new PostingsBuffer();
+  private readonly postings: PostingsSpill;
   private rid = 0;
   private digest = 0;
   private done = false;
@@ -95,6 +97,7 @@ export class SqliteIndexBuild implements IndexBuild {
     private readonly release: () => void,
   ) {
     rmSync(path, { force: true });
+    this.postings = new PostingsSpill(`${path}.postings`);
     this.db = opener(path, 1000);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
@@ -142,6 +145,7 @@ export class SqliteIndexBuild implements IndexBuild {
     try {
       const cache = live.pragma('cache_size', { simple: true }) as number;
       live.pragma(`cache_size = ${COPY_CACHE_KIB}`);
+      live.pragma(`build.cache_size = ${ATTACHED_CACHE_KIB}`);
       live.transaction(() => {
         copyUncounted(live, () => {
           for (const table of [...COPIED, 'word_columns', 'word_changes']) live.exec(`DELETE FROM main.${table}`);
@@ -173,6 +177,7 @@ export class SqliteIndexBuild implements IndexBuild {
   private cleanUp(): void {
     if (this.done) return;
     this.done = true;
+    this.postings.close();
     rmSync(this.path, { force: true });
     this.release();
   }

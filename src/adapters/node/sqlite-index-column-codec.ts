@@ -21,14 +21,15 @@ export const EMPTY_COLUMN: PostingColumn = { rids: new Int32Array(0), t: new Uin
 /**
  * A column as `word_columns.data` stores it (docs/TRACKER.md "The derived index"): the n rowids
  * as 32-bit little-endian integers, then the n title, the n body and the n comment counts, a
- * byte each. Reading one is a view over the bytes SQLite returns, not a parse.
+ * byte each. Reading one is a view over the bytes SQLite returns, not a parse. Written into
+ * `data` when given (its length must be 7 per posting: a first build reuses one buffer).
  */
-export function encodeColumn(column: PostingColumn): Uint8Array {
+export function encodeColumn(column: PostingColumn, data: Uint8Array = new Uint8Array(7 * column.rids.length)): Uint8Array {
   const n = column.rids.length;
-  const data = new Uint8Array(7 * n);
-  if (LITTLE_ENDIAN) new Int32Array(data.buffer, 0, n).set(column.rids);
+  if (data.length !== 7 * n) throw new Error(`a column of ${n} postings in ${data.length} bytes`);
+  if (LITTLE_ENDIAN && data.byteOffset % 4 === 0) new Int32Array(data.buffer, data.byteOffset, n).set(column.rids);
   else {
-    const view = new DataView(data.buffer);
+    const view = new DataView(data.buffer, data.byteOffset, 4 * n);
     for (let k = 0; k < n; k++) view.setInt32(4 * k, column.rids[k]!, true);
   }
   data.set(column.t, 4 * n);

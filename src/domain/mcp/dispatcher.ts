@@ -43,7 +43,7 @@ const MEMO_LIMIT = 512;
 /**
  * The characters of serialized results it keeps at most (each also keeps its UTF-8 bytes once
  * written): results range from a few hundred bytes to a page of a large item, so they are
- * bounded by size, not only counted (docs/TRACKER.md "Memory of the long-lived servers").
+ * bounded by size, not only counted (docs/TRACKER.md "Memory").
  */
 export const MEMO_CHARS = 8_388_608;
 

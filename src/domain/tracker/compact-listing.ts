@@ -31,9 +31,13 @@ export class CompactListing {
 
   /** The files as entries, in the order added (each made on the way, none kept here). */
   *entries(): Generator<DirectoryEntry> {
-    for (let at = 0; at < this.names.length; at++) {
-      yield { name: this.names[at]!, signature: { size: this.sizes[at]!, mtimeMs: this.times[at]!, ino: this.inodes[at]! } };
-    }
+    for (let at = 0; at < this.names.length; at++) yield this.at(at);
+  }
+
+  /** The file added `at`-th (0 first), made now; none kept here. */
+  at(at: number): DirectoryEntry {
+    if (!Number.isInteger(at) || at < 0 || at >= this.names.length) throw new RangeError(`no file ${at} in a listing of ${this.names.length}`);
+    return { name: this.names[at]!, signature: { size: this.sizes[at]!, mtimeMs: this.times[at]!, ino: this.inodes[at]! } };
   }
 }
 

@@ -32,6 +32,12 @@ export interface StaleFile {
   readonly signature: FileSignature;
 }
 
+/** Files to read by position: an array of them, or a view made on demand (a first build's listing). */
+export interface StaleFiles {
+  readonly length: number;
+  at(index: number): StaleFile | undefined;
+}
+
 /**
  * Reads item files into index changes for {@link IndexSync} (docs/TRACKER.md "The derived
  * index"): an item, or the file's problem when it does not parse, with the signature and hash
@@ -47,21 +53,21 @@ export class IndexFileReader {
    * Reads the files in batches of `size`, {@link READS_IN_FLIGHT} at a time, handing each batch
    * on; `progress` (when given) is told how far it has come after each batch.
    */
-  async readBatches(stale: readonly StaleFile[], statAt: number, take: (batch: IndexChange[]) => void, size: number, progress?: (done: number, total: number) => void): Promise<void> {
+  async readBatches(stale: StaleFiles, statAt: number, take: (batch: IndexChange[]) => void, size: number, progress?: (done: number, total: number) => void): Promise<void> {
     for (let from = 0; from < stale.length || from === 0; from += size) {
-      const part = stale.slice(from, from + size);
-      const batch: IndexChange[] = new Array(part.length);
+      const count = Math.max(0, Math.min(size, stale.length - from));
+      const batch: IndexChange[] = new Array(count);
       let next = 0;
       const reader = async () => {
-        while (next < part.length) {
+        while (next < count) {
           const n = next++;
-          const { id, expected, signature } = part[n]!;
+          const { id, expected, signature } = stale.at(from + n)!;
           batch[n] = await this.read(id, expected, signature, statAt);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, part.length) }, reader));
+      await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, count) }, reader));
       take(batch);
-      if (part.length > 0) progress?.(from + part.length, stale.length);
+      if (count > 0) progress?.(from + count, stale.length);
     }
   }
 

@@ -1,23 +1,24 @@
 import type { Clock } from '../../ports/clock.js';
-import type { DirectoryEntry, FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
-import type { FileComparison, IndexChange, ItemIndexStore } from '../../ports/item-index-store.js';
-import { addHash, fileHash } from './file-hash.js';
+import type { IndexChange, ItemIndexStore } from '../../ports/item-index-store.js';
 import { toIndexEntry } from './index-entry.js';
 import type { Item } from './item.js';
-import { CompactListing } from './compact-listing.js';
-import { IndexFileReader, type StaleFile } from './index-file-reader.js';
+import { IndexFileReader, type StaleFile, type StaleFiles } from './index-file-reader.js';
+import { IndexScan } from './index-scan.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
 /** Changes applied per index transaction while re-reading many files (fewer, larger transactions rebuild faster). */
 const BATCH = 2500;
 /**
- * Files handed to a first build at a time. Its transactions are cheap (a file with no journal),
- * and a batch's parsed items and word counts stay live until the batch is in (tens of MB at
- * 2,500 files): the garbage collector lets the old generation grow to a multiple of the live heap,
- * so a small batch lowers the build's peak memory.
+ * Files handed to a first build at a time (twice the reads in flight). Its transactions are
+ * cheap (a file with no journal), and a batch's parsed items and word counts stay live until
+ * the batch is in: what outlives a young-generation collection is copied to the old generation,
+ * which the garbage collector lets grow to a multiple of what is live, so a small batch lowers
+ * the build's peak memory and its collections (250 files cost a fifth more CPU with a one-shot
+ * process's small young generation).
  */
-const BUILD_BATCH = 250;
+const BUILD_BATCH = 32;
 /** Re-reads of at least this many files report progress; into an empty index, they build it aside. */
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
@@ -85,6 +86,7 @@ export class IndexSync {
   private sweeps = 0;
   private lastSweepAt: number | undefined;
   private readonly reader: IndexFileReader;
+  private readonly scan: IndexScan;
 
   constructor(
     private readonly fs: FileSystem,
@@ -94,6 +96,7 @@ export class IndexSync {
     private readonly options: IndexSyncOptions = {},
   ) {
     this.reader = new IndexFileReader(fs, paths);
+    this.scan = new IndexScan(fs, clock, paths, store, PROGRESS_FROM);
   }
 
   /**
@@ -202,7 +205,14 @@ export class IndexSync {
 
   /** Compares the whole directory with the index; re-reads what differs. Resolves to the number of item files. */
   private async sweep(): Promise<number> {
-    const { itemFiles, differences, statAt } = await this.scanDifferences();
+    this.sweeps++;
+    const { itemFiles, differences, everyFile, statAt } = await this.scan.scan();
+    this.lastSweepAt = statAt;
+    if (everyFile) {
+      // Built by another process meanwhile: check the built index instead.
+      if (!(await this.build(everyFile, statAt))) return this.sweep();
+      return itemFiles;
+    }
     const reread = new Set<string>();
     if (differences) {
       const { stale, gone } = differences;
@@ -218,54 +228,6 @@ export class IndexSync {
     return itemFiles;
   }
 
-  /**
-   * Lists the items directory in one pass ({@link CompactListing}: names and typed arrays, no
-   * object per file) summing its files' hashes, and, unless the sum matches the index's,
-   * compares the listing with the index. The listing dies here: a first build would otherwise
-   * hold it while it reads every file. `statAt`: when the signatures were taken.
-   */
-  private async scanDifferences(): Promise<{ itemFiles: number; differences?: ReturnType<IndexSync['compare']>; statAt: number }> {
-    const items = this.paths.items;
-    this.sweeps++;
-    const statAt = this.clock.now();
-    this.lastSweepAt = statAt;
-    const listing = new CompactListing();
-    const others: string[] = [];
-    let sum = 0;
-    await this.fs.visitFiles(items, (name, signature) => {
-      if (!name.endsWith('.md')) others.push(name);
-      else {
-        listing.add(name, signature);
-        sum = addHash(sum, fileHash(name.slice(0, -3), signature));
-      }
-    });
-    if (others.length > 0) await this.fs.removeAbandonedTemps?.(items, others);
-    if (sum === this.store.digest()) return { itemFiles: listing.length, statAt };
-    return { itemFiles: listing.length, differences: this.compare(listing.entries()), statAt };
-  }
-
-  /**
-   * The scanned item files whose record differs from the index (to read again) and the records
-   * whose file is gone. A first build holds the stale list while it reads every file, so each
-   * entry is one plain object literal (an object spread would give each its own hidden class,
-   * which at 100,000 files costs tens of MB that the garbage collector's heap limit then
-   * multiplies), and the intermediate lists die here.
-   */
-  private compare(entries: Iterable<DirectoryEntry>): { stale: StaleFile[]; gone: FileComparison['gone'] } {
-    const files: { id: string; hash: number; signature: FileSignature }[] = [];
-    for (const { name, signature } of entries) {
-      if (!name.endsWith('.md')) continue;
-      const id = name.slice(0, -3);
-      files.push({ id, hash: fileHash(id, signature), signature });
-    }
-    const { changed, gone } = this.store.compareFiles(files);
-    const stale = changed.map(({ index, expected }) => {
-      const { id, signature } = files[index]!;
-      return { id, signature, expected };
-    });
-    return { stale, gone };
-  }
-
   /** Re-reads files whose signature the scan already took (at `statAt`). */
   private async reread(stale: readonly StaleFile[], statAt: number): Promise<void> {
     await this.reader.readBatches(stale, statAt, (batch) => this.store.apply(batch), BATCH, this.progressOf(stale));
@@ -275,7 +237,7 @@ export class IndexSync {
    * Reads every file into an index built aside, one process at a time (the others wait for it);
    * false when another process built the index meanwhile.
    */
-  private async build(stale: readonly StaleFile[], statAt: number): Promise<boolean> {
+  private async build(stale: StaleFiles, statAt: number): Promise<boolean> {
     for (;;) {
       const build = this.store.startBuild();
       if (build === 'replaced') return false;
@@ -311,7 +273,8 @@ export class IndexSync {
   }
 
   /** Where a long re-read reports its progress ({@link PROGRESS_FROM} files or more). */
-  private progressOf(stale: readonly StaleFile[]): ((done: number, total: number) => void) | undefined {
+  private progressOf(stale: StaleFiles): ((done: number, total: number) => void) | undefined {
     return stale.length >= PROGRESS_FROM ? this.options.onProgress : undefined;
   }
 }
+

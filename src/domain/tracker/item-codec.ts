@@ -79,7 +79,7 @@ const LISTS_OF_ENTRIES: ReadonlySet<keyof ItemFrontMatter> = new Set(['acceptanc
 /**
  * The characters of YAML each of the caches below keeps at most, and the entries of all the whole
  * lists kept: a long-lived server's memory stays flat however large its items grow
- * (docs/TRACKER.md "Memory of the long-lived servers"). A list of up to half of them (an item's
+ * (docs/TRACKER.md "Memory"). A list of up to half of them (an item's
  * 32,768 comments) is still extended by its next write instead of written whole.
  */
 export const KEPT_YAML_CHARS = 4_194_304;

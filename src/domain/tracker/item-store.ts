@@ -33,7 +33,7 @@ export const PARSED_ITEMS_LIMIT = 1024;
 /**
  * The characters of item files those parses hold at most (their items take a few times more):
  * 1,024 items of a few KB fit, a few very large ones (an item with 5,000 comments is 600 KB)
- * do not push a long-lived server's memory up (docs/TRACKER.md "Memory of the long-lived servers").
+ * do not push a long-lived server's memory up (docs/TRACKER.md "Memory").
  */
 export const PARSED_ITEMS_CHARS = 16_777_216;
 

@@ -16,7 +16,7 @@
  * generation turns over when it holds `maxWeight / 2`, so the cache never holds more than
  * `maxWeight`; a value heavier than half of it is not kept (its caller's plain path computes it
  * each time). A count alone bounds the entries, not the bytes: 128 lists of an item's 5,000
- * comments are ~100 MB (docs/TRACKER.md "Memory of the long-lived servers").
+ * comments are ~100 MB (docs/TRACKER.md "Memory").
  *
  * `BoundedCache.bypass(true)` turns every cache off (each `get` misses, nothing is kept): tests
  * run the same operations with and without caching and compare, proving each speed-up is

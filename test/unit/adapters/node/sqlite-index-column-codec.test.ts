@@ -24,7 +24,17 @@ describe('a stored word column', () => {
       const shifted = new Uint8Array(data.length + 1);
       shifted.set(data, 1);
       expect(asPostings(decodeColumn(shifted.subarray(1)))).toEqual(postings);
+      // Written into given bytes, aligned or not: the same bytes.
+      for (const offset of [0, 3, 4]) {
+        const room = new Uint8Array(data.length + offset + 2).fill(9);
+        expect([...encodeColumn(columnOf(postings), room.subarray(offset, offset + data.length))]).toEqual([...data]);
+        expect([...room.subarray(0, offset), ...room.subarray(offset + data.length)]).toEqual(Array(offset + 2).fill(9));
+      }
     }
+  });
+
+  it('is written only into bytes of its exact size', () => {
+    expect(() => encodeColumn(columnOf([[1, 1, 0, 0]]), new Uint8Array(8))).toThrow(/1 postings in 8 bytes/);
   });
 
   it('refuses bytes that are no column as a damaged database', () => {

@@ -34,6 +34,32 @@ describe('the first build of a shared SQLite index', () => {
     for (const store of stores) store.close();
   });
 
+  it('builds from the directory listing into an index that records only unreadable files: every file read once, records of files gone dropped', async () => {
+    const fs = new MemoryFileSystem();
+    const paths = new TrackerPaths('/t/.agents/pm');
+    await fs.writeAtomic(paths.itemFile('pm-broken1'), 'not: [an item');
+    await fs.writeAtomic(paths.itemFile('pm-broken2'), 'not: [an item either');
+    const store = new SqliteItemIndex(`${dir()}/problems.sqlite`);
+    const sync = new IndexSync(fs, new SystemClock(), paths, store);
+    await sync.refresh();
+    expect(store.size()).toBe(0);
+    expect(store.problems().map(({ id }) => id)).toEqual(['pm-broken1', 'pm-broken2']);
+    await fs.remove(paths.itemFile('pm-broken1'));
+    const ids = await writeBulkItems(fs, paths.items, 1100);
+    const before = fs.bodyReads;
+    await sync.refresh();
+    expect(fs.bodyReads - before).toBe(1101);
+    expect(store.size()).toBe(1100);
+    expect(store.problems().map(({ id }) => id)).toEqual(['pm-broken2']);
+    expect(store.fileOf('pm-broken1')).toBeUndefined();
+    expect(store.get(ids[1099]!)?.id).toBe(ids[1099]);
+    // Nothing changed since: the next check reads no file.
+    const after = fs.bodyReads;
+    await sync.refresh();
+    expect(fs.bodyReads).toBe(after);
+    store.close();
+  });
+
   it('fills the database with the rows, marks and indexes the same changes applied in place give', () => {
     const random = prng(11);
     const all = population(random, 1500);

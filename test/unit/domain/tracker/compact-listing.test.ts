@@ -11,6 +11,9 @@ describe('a compact listing', () => {
     for (const { name, signature } of added) listing.add(name, signature);
     expect(listing.length).toBe(3000);
     expect([...listing.entries()]).toEqual(added);
+    expect([0, 1023, 1024, 2999].map((at) => listing.at(at))).toEqual([0, 1023, 1024, 2999].map((at) => added[at]));
+    expect(() => listing.at(3000)).toThrow(RangeError);
+    expect(() => listing.at(-1)).toThrow(RangeError);
   });
 
   it('lists nothing when nothing was added', () => {
