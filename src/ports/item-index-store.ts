@@ -46,10 +46,14 @@ export interface IndexedFile {
   readonly racy: boolean;
 }
 
-/** One file of a directory scan, as {@link ItemIndexStore.compareFiles} takes it. */
-export interface ScannedFile {
-  readonly id: string;
-  readonly hash: number;
+/**
+ * A directory scan as {@link ItemIndexStore.compareFiles} takes it: its files by position, each
+ * id and hash made when asked for (a scan of 100,000 files holds no object per file).
+ */
+export interface ScannedFiles {
+  readonly length: number;
+  id(index: number): string;
+  hash(index: number): number;
 }
 
 export interface FileComparison {
@@ -255,7 +259,7 @@ export interface ItemIndexStore {
    * in `scanned` of files recorded with another hash or not at all (with the recorded signature,
    * null when none), and the recorded files the scan did not find.
    */
-  compareFiles(scanned: readonly ScannedFile[]): FileComparison;
+  compareFiles(scanned: ScannedFiles): FileComparison;
   /** The recorded file of one id. */
   fileOf(id: string): IndexedFile | undefined;
   /** The ids whose recorded file is marked racy. */

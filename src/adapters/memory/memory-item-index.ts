@@ -16,7 +16,7 @@ import type {
   ItemIndexStore,
   Readiness,
   ReadinessQuery,
-  ScannedFile,
+  ScannedFiles,
   SearchCandidate,
   SearchCandidatesQuery,
   SearchTop,
@@ -76,14 +76,15 @@ export class MemoryItemIndex implements ItemIndexStore {
     return new Map([...this.rows].map(([id, row]) => [id, row.file]));
   }
 
-  compareFiles(scanned: readonly ScannedFile[]): FileComparison {
+  compareFiles(scanned: ScannedFiles): FileComparison {
     const seen = new Set<string>();
     const changed: { index: number; expected: FileSignature | null }[] = [];
-    scanned.forEach(({ id, hash }, index) => {
+    for (let index = 0; index < scanned.length; index++) {
+      const id = scanned.id(index);
       seen.add(id);
       const file = this.rows.get(id)?.file;
-      if (!file || file.hash !== hash) changed.push({ index, expected: file?.signature ?? null });
-    });
+      if (!file || file.hash !== scanned.hash(index)) changed.push({ index, expected: file?.signature ?? null });
+    }
     const gone = [...this.rows].filter(([id]) => !seen.has(id)).map(([id, row]) => ({ id, expected: row.file.signature }));
     return { changed, gone };
   }

@@ -12,12 +12,13 @@ import type {
   ItemIndexStore,
   Readiness,
   ReadinessQuery,
-  ScannedFile,
+  ScannedFiles,
   SearchCandidate,
   SearchCandidatesQuery,
   SearchTop,
   SearchTopQuery,
 } from '../../ports/item-index-store.js';
+import { scanJson } from './sqlite-index-scan-json.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
@@ -137,13 +138,17 @@ export class SqliteItemIndex implements ItemIndexStore {
     return out;
   }
 
-  /** The comparison runs in SQL over the scan passed as one JSON array, so 100k recorded files never become JavaScript objects. */
-  compareFiles(scanned: readonly ScannedFile[]): FileComparison {
-    const json = JSON.stringify(scanned.map(({ id, hash }) => [id, hash]));
+  /**
+   * The comparison runs in SQL over the scan passed as one JSON array of [id, hash] pairs,
+   * written straight from the scan into bytes ({@link scanJson}; bound as a blob, read as text),
+   * so 100k scanned and recorded files never become JavaScript objects or strings.
+   */
+  compareFiles(scanned: ScannedFiles): FileComparison {
+    const json = scanJson(scanned);
     const read = this.requireDb().transaction(() => {
-      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(?)) SELECT s.i, f.size, f.mtime, f.ino FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null][])
+      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(CAST(? AS TEXT))) SELECT s.i, f.size, f.mtime, f.ino FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null][])
         .map(([index, size, mtimeMs, ino]) => ({ index, expected: size === null ? null : { size, mtimeMs: mtimeMs!, ino: ino! } }));
-      const gone = (this.stmt('SELECT id, size, mtime, ino FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(?))').raw().all(json) as [string, number, number, number][])
+      const gone = (this.stmt('SELECT id, size, mtime, ino FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(CAST(? AS TEXT)))').raw().all(json) as [string, number, number, number][])
         .map(([id, size, mtimeMs, ino]) => ({ id, expected: { size, mtimeMs, ino } }));
       return { changed, gone };
     });
@@ -295,4 +300,5 @@ export class SqliteItemIndex implements ItemIndexStore {
     return this.connection.stmt(sql);
   }
 }
+
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
-import type { DirectoryEntry, FileSignature, FileSystem } from '../../ports/file-system.js';
+import type { FileSystem } from '../../ports/file-system.js';
 import type { FileComparison, ItemIndexStore } from '../../ports/item-index-store.js';
 import { CompactListing } from './compact-listing.js';
 import { addHash, fileHash } from './file-hash.js';
@@ -51,27 +51,27 @@ export class IndexScan {
     if (others.length > 0) await this.fs.removeAbandonedTemps?.(items, others);
     if (sum === this.store.digest()) return { itemFiles: listing.length, statAt };
     if (listing.length >= this.buildFrom && this.store.size() === 0) return { itemFiles: listing.length, everyFile: listedFiles(listing), statAt };
-    return { itemFiles: listing.length, differences: this.compare(listing.entries()), statAt };
+    return { itemFiles: listing.length, differences: this.compare(listing), statAt };
   }
 
   /**
-   * The scanned item files whose record differs from the index (to read again) and the records
-   * whose file is gone. A build from these holds the stale list while it reads every file, so
-   * each entry is one plain object literal (an object spread would give each its own hidden
-   * class, which at 100,000 files costs tens of MB that the garbage collector's heap limit then
-   * multiplies), and the intermediate lists die here.
+   * The listed item files whose record differs from the index (to read again) and the records
+   * whose file is gone. Only the files that differ become objects, each one plain object
+   * literal (an object spread would give each its own hidden class: tens of MB when 100,000
+   * files differ, which the garbage collector's heap limit then multiplies).
    */
-  private compare(entries: Iterable<DirectoryEntry>): NonNullable<ScanResult['differences']> {
-    const files: { id: string; hash: number; signature: FileSignature }[] = [];
-    for (const { name, signature } of entries) {
-      if (!name.endsWith('.md')) continue;
-      const id = name.slice(0, -3);
-      files.push({ id, hash: fileHash(id, signature), signature });
-    }
-    const { changed, gone } = this.store.compareFiles(files);
+  private compare(listing: CompactListing): NonNullable<ScanResult['differences']> {
+    const { changed, gone } = this.store.compareFiles({
+      length: listing.length,
+      id: (index) => listing.at(index).name.slice(0, -3),
+      hash: (index) => {
+        const { name, signature } = listing.at(index);
+        return fileHash(name.slice(0, -3), signature);
+      },
+    });
     const stale = changed.map(({ index, expected }) => {
-      const { id, signature } = files[index]!;
-      return { id, signature, expected };
+      const { name, signature } = listing.at(index);
+      return { id: name.slice(0, -3), signature, expected };
     });
     return { stale, gone };
   }

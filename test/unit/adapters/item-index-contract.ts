@@ -1,6 +1,11 @@
 import { MemoryItemIndex } from '../../../src/adapters/memory/memory-item-index.js';
 import type { FileSignature } from '../../../src/ports/file-system.js';
-import type { IndexChange, IndexedItem, IndexSortField, ItemIndexStore } from '../../../src/ports/item-index-store.js';
+import type { IndexChange, IndexedItem, IndexSortField, ItemIndexStore, ScannedFiles } from '../../../src/ports/item-index-store.js';
+
+/** A directory scan of these [id, hash] pairs, as compareFiles takes it. */
+function scanOf(files: readonly (readonly [string, number])[]): ScannedFiles {
+  return { length: files.length, id: (index) => files[index]![0], hash: (index) => files[index]![1] };
+}
 
 /** A deterministic PRNG (mulberry32), so a failing random case can be replayed. */
 export function prng(seed: number): () => number {
@@ -126,10 +131,10 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
 
     it('compares a directory scan with the recorded files', () => {
       store.apply([put(entry('pm-a1'), 1, { hash: 11 }), put(entry('pm-b1'), 2, { hash: 22 }), { kind: 'problem', problem: { id: 'pm-c1', message: 'x' }, file: { signature: sig(3), hash: 33, racy: false } }]);
-      const result = store.compareFiles([{ id: 'pm-b1', hash: 22 }, { id: 'pm-a1', hash: 12 }, { id: 'pm-new', hash: 5 }]);
+      const result = store.compareFiles(scanOf([['pm-b1', 22], ['pm-a1', 12], ['pm-new', 5]]));
       expect([...result.changed].sort((x, y) => x.index - y.index)).toEqual([{ index: 1, expected: sig(1) }, { index: 2, expected: null }]);
       expect(result.gone).toEqual([{ id: 'pm-c1', expected: sig(3) }]);
-      expect(store.compareFiles([])).toEqual({ changed: [], gone: expect.arrayContaining([{ id: 'pm-a1', expected: sig(1) }]) });
+      expect(store.compareFiles(scanOf([]))).toEqual({ changed: [], gone: expect.arrayContaining([{ id: 'pm-a1', expected: sig(1) }]) });
     });
 
     it('keeps unreadable files apart from items', () => {
