@@ -5,6 +5,7 @@ import { filterSql, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, type ItemRow, type Tex
 import { isWord, occurrencesIn, wordCounts, type PostingWord } from './sqlite-index-words.js';
 import { MAX_COUNT, MAX_TERMS, PostingColumns } from './sqlite-index-columns.js';
 import { encodeColumn } from './sqlite-index-column-codec.js';
+import { HeldVocabulary } from './sqlite-index-vocabulary.js';
 import { columnsCandidates, columnsTop, type TopSources } from './sqlite-index-top.js';
 
 type Prepare = (sql: string) => SqliteStatement;
@@ -23,6 +24,7 @@ const CHANGE_SQL = 'INSERT OR REPLACE INTO word_changes(wid, rid, t, b, c) VALUE
 
 /** Word ids kept in memory: a word's id never changes while the database file lives. */
 const WORD_IDS = 200_000;
+
 /** A word's changed postings kept beside its stored column before the column is written again with them. */
 export const CHANGES_PER_COLUMN = 1024;
 
@@ -37,6 +39,7 @@ export const CHANGES_PER_COLUMN = 1024;
  */
 export class SqliteWordSearch {
   private readonly wordIds = new BoundedCache<string, number>('SQLite index word ids', WORD_IDS);
+  private readonly vocabulary: HeldVocabulary;
   private readonly columns: PostingColumns;
 
   /**
@@ -46,15 +49,17 @@ export class SqliteWordSearch {
    */
   constructor(
     private readonly stmt: Prepare,
-    version: () => string | undefined = () => undefined,
+    private readonly version: () => string | undefined = () => undefined,
     private readonly changesPerColumn = CHANGES_PER_COLUMN,
   ) {
     this.columns = new PostingColumns(stmt, version);
+    this.vocabulary = new HeldVocabulary(stmt);
   }
 
   /** Forgets the word ids and posting columns (another database file, or a transaction that rolled back). */
   forget(): void {
     this.wordIds.clear();
+    this.vocabulary.clear();
     this.columns.clear();
   }
 
@@ -239,9 +244,14 @@ export class SqliteWordSearch {
     return { id: item.id, priority: item.priority, updated: item.updated, idMatch: true, phraseInTitle: item.text.title.includes(query.phrase), counts };
   }
 
-  /** The indexed words containing `term`, as [word id, word]. */
+  /**
+   * The indexed words containing `term`, as [word id, word] (called inside a read transaction):
+   * from the vocabulary held in memory by a process that holds the posting columns, else (and
+   * for a vocabulary too large to hold) a scan of `vocab` in SQL.
+   */
   private wordsContaining(term: string): [number, string][] {
-    return this.stmt('SELECT wid, word FROM vocab WHERE instr(word, ?) > 0').raw().all(term) as [number, string][];
+    const held = this.version() === undefined ? undefined : this.vocabulary.containing(term);
+    return held ?? (this.stmt('SELECT wid, word FROM vocab WHERE instr(word, ?) > 0').raw().all(term) as [number, string][]);
   }
 
   private wordId(word: string): number {
