@@ -233,9 +233,10 @@ function reportOneShot(results) {
     const limit = CLI_TARGETS.ratio[r.scale];
     if (limit) for (const op of CLI_OPS) console.log(`  ${label(r.scale).padEnd(5)} ${op.padEnd(7)} ${r.cli[op].ratio.toFixed(1)}x floor (watcher: ${r.watched.cli[op].ratio.toFixed(1)}x)  target <= ${limit}x  ${verdict(r.cli[op].ratio <= limit)} (watcher: ${verdict(r.watched.cli[op].ratio <= limit)})`);
     if (r.scale >= 100_000) {
-      const rss = Math.max(...CLI_OPS.map((op) => r.cli[op].peakRssMb));
-      console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation ${fmt(rss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(rss <= CLI_TARGETS.rssMb)}`);
-      const watchedRss = Math.max(...CLI_OPS.map((op) => r.watched.cli[op].peakRssMb));
+      // Any one invocation: the commands, the first query with no index and the query after external changes.
+      const rss = Math.max(...CLI_OPS.map((op) => r.cli[op].peakRssMb), r.firstQuery.peakRssMb, r.afterExternalChange.peakRssMb);
+      console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation (incl. first query, after changes) ${fmt(rss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(rss <= CLI_TARGETS.rssMb)}`);
+      const watchedRss = Math.max(...CLI_OPS.map((op) => r.watched.cli[op].peakRssMb), r.watched.afterExternalChange.peakRssMb);
       console.log(`  ${label(r.scale).padEnd(5)} peak RSS of one invocation with the watcher ${fmt(watchedRss)} MB  target <= ${CLI_TARGETS.rssMb}  ${verdict(watchedRss <= CLI_TARGETS.rssMb)}`);
       console.log(`  ${label(r.scale).padEnd(5)} first query, no index ${fmt(r.firstQuery.ms)} ms  target <= ${CLI_TARGETS.firstQueryMs}  ${verdict(r.firstQuery.ms <= CLI_TARGETS.firstQueryMs)}`);
       console.log(`  ${label(r.scale).padEnd(5)} list after ${r.afterExternalChange.changed} external changes ${fmt(r.afterExternalChange.ms)} ms  target <= ${CLI_TARGETS.afterChangeMs}  ${verdict(r.afterExternalChange.ms <= CLI_TARGETS.afterChangeMs)}`);
