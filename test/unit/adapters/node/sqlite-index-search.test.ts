@@ -1,5 +1,6 @@
 import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
+import { titleCountsOfPhrase } from '../../../../src/adapters/node/sqlite-index-top.js';
 import { runSearchQuery } from '../../../../src/domain/tracker/search-query.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import { population, prng, put } from '../item-index-contract.js';
@@ -38,7 +39,11 @@ describe('search over the SQLite word table', () => {
         items = items.map((e, n) => (n % 4 === round % 4 ? { ...next[n]!, id: e.id } : e));
       }
       const query = [skew(), ...(random() < 0.4 ? [skew()] : []), ...(random() < 0.1 ? ['zzz'] : [])].join(random() < 0.8 ? ' ' : ', ');
-      const options = { query: random() < 0.1 ? items[Math.floor(random() * items.length)]!.id : query, limit: 1 + Math.floor(random() * 10), ...(random() < 0.3 ? { openOnly: true } : random() < 0.2 ? { status: ['open'] } : {}) };
+      // A piece of a title (words cut at either end, repeated words): the phrase bonus's lookups decide.
+      const title = items[Math.floor(random() * items.length)]!.title;
+      const from = Math.floor(random() * title.length);
+      const piece = title.slice(from, from + 3 + Math.floor(random() * 14));
+      const options = { query: random() < 0.1 ? items[Math.floor(random() * items.length)]!.id : random() < 0.3 && /[\p{L}\p{N}]/u.test(piece) ? piece : query, limit: 1 + Math.floor(random() * 10), ...(random() < 0.3 ? { openOnly: true } : random() < 0.2 ? { status: ['open'] } : {}) };
       const want = runSearchQuery(memory, options);
       expect([options, runSearchQuery(sqlite, options)]).toEqual([options, want]);
       expect([options, runSearchQuery(plain, options)]).toEqual([options, want]);
@@ -89,5 +94,15 @@ describe('search terms the word columns do not hold', () => {
     }
     expect([...sqlite.searchCandidates({ terms: ['ab'], phrase: 'ab', requireAll: true, cap: 1000, filter: {} })].some((c) => c.counts[1] === 300)).toBe(true);
     sqlite.close();
+  });
+});
+
+describe('titleCountsOfPhrase', () => {
+  it('asks a title for each term as often as the phrase holds it, at least once', () => {
+    expect(titleCountsOfPhrase(['index'], 'index index')).toEqual([2]);
+    expect(titleCountsOfPhrase(['ka', 'kaka'], 'ka kaka')).toEqual([3, 1]);
+    expect(titleCountsOfPhrase(['lo', 'ka'], 'kalo, lo')).toEqual([2, 1]);
+    expect(titleCountsOfPhrase(['ab'], 'abab-ab')).toEqual([3]);
+    expect(titleCountsOfPhrase(['x'], `${'x '.repeat(300)}`)).toEqual([255]);
   });
 });
