@@ -49,7 +49,7 @@ function keyOf(attributes: TelemetryAttributes, sorted: boolean): string {
 }
 
 /** The defined attributes, as the SDK takes them. */
-export function attributesOf(attributes: TelemetryAttributes): Attributes {
+function attributesOf(attributes: TelemetryAttributes): Attributes {
   const out: Attributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
   return out;
