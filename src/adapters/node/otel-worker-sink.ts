@@ -2,19 +2,19 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ClosableSpanSink } from './otel-processor-sink.js';
 import type { OtelRecordedSpan } from './otel-recorded-span.js';
-import { appendSpan, type SpanBatch } from './otel-span-batch.js';
+import { SpanBatchWriter } from './otel-span-batch.js';
 
 /**
  * Ended spans sent to an export thread ({@link serveSpanExport} runs there) in batches: a traced
- * request only appends its spans' fields to an array (OpenTelemetry trace SDK "Span processor":
+ * request only writes its spans' fields as numbers ({@link SpanBatchWriter}; OpenTelemetry trace SDK "Span processor":
  * OnEnd must not block), and every `maxSpans` spans, or `delayMs` after the first span of a
- * batch, the array is posted to the thread, where the official batch span processor and OTLP
+ * batch, the batch is posted to the thread, where the official batch span processor and OTLP
  * exporter turn it into readable spans, serialize and send it. The request's thread then spends
  * nothing on serialization or the exporter's HTTP requests. Shutdown posts what is left and waits
  * for the thread to export it (the processor's shutdown) before ending the thread.
  */
 export class WorkerSpanSink implements ClosableSpanSink {
-  private batch: SpanBatch = [];
+  private readonly writer = new SpanBatchWriter();
   private spans = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly flushSoon = () => this.flush();
@@ -28,7 +28,7 @@ export class WorkerSpanSink implements ClosableSpanSink {
   }
 
   ended(span: OtelRecordedSpan): void {
-    appendSpan(this.batch, span);
+    this.writer.append(span);
     if (++this.spans >= this.maxSpans) this.flush();
     else if (this.timer === undefined) (this.timer = setTimeout(this.flushSoon, this.delayMs)).unref();
   }
@@ -38,10 +38,9 @@ export class WorkerSpanSink implements ClosableSpanSink {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.spans === 0) return;
-    const batch = this.batch;
-    this.batch = [];
     this.spans = 0;
-    this.worker.postMessage(JSON.stringify(batch)); // one string: far cheaper to copy than the array's many values
+    const batch = this.writer.take();
+    this.worker.postMessage(batch, [batch.numbers.buffer as ArrayBuffer]); // the numbers move, uncopied
   }
 
   async shutdown(): Promise<void> {
