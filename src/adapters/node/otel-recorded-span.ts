@@ -40,9 +40,18 @@ export function randomHex(length: number): string {
       used = 0;
     }
     const id = pool.slice(used, (used += length));
-    if (!/^0+$/.test(id)) return id;
+    if (id !== '0'.repeat(length)) return id;
   }
 }
+
+/** A parent as a span records it: a SpanContext, or the local parent span itself (no context object made). */
+export interface SpanParent {
+  readonly spanId: string;
+  readonly traceFlags: number;
+  readonly isRemote?: boolean;
+}
+
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 
 /** One span, recording or not (see the file's comment). */
 export class OtelRecordedSpan implements Span, TelemetrySpan {
@@ -51,7 +60,7 @@ export class OtelRecordedSpan implements Span, TelemetrySpan {
   endTime = Number.NaN;
   /** Attributes set after start, as name, value pairs (later pairs win). */
   extra: (string | AttributeValue)[] | undefined;
-  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  status: SpanStatus = UNSET;
   private context: SpanContext | undefined;
 
   constructor(
@@ -62,7 +71,7 @@ export class OtelRecordedSpan implements Span, TelemetrySpan {
     readonly spanId: string,
     readonly traceFlags: number,
     readonly traceState: SpanContext['traceState'],
-    readonly parent: SpanContext | undefined,
+    readonly parent: SpanParent | undefined,
     /** The attributes given at start (undefined values are left out at export). */
     readonly initial: TelemetryAttributes | Attributes,
   ) {}

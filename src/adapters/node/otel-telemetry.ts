@@ -94,7 +94,7 @@ export class OtelTelemetry implements Telemetry {
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
     if (!(parent instanceof OtelRecordedSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new OtelRecordedSpan(this.scope, name, SpanKind.INTERNAL, parent.traceId, randomHex(16), parent.traceFlags, parent.traceState, parent.spanContext(), attributes);
+    return new OtelRecordedSpan(this.scope, name, SpanKind.INTERNAL, parent.traceId, randomHex(16), parent.traceFlags, parent.traceState, parent, attributes);
   }
 
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
