@@ -31,8 +31,8 @@ test('PM_MCP_LEGACY is on or off', () => {
   expect(() => settingsFromEnv({ PM_MCP_LEGACY: 'maybe' }, '/work', 'alice')).toThrow(/PM_MCP_LEGACY/);
 });
 
-test('the batch span processor takes OTEL_BSP_*, with small, frequent batches by default', () => {
-  expect(batch({})).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 128 });
+test('the batch span processor takes OTEL_BSP_*, with the specification defaults but a delay of a second', () => {
+  expect(batch({})).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 });
   expect(batch({ OTEL_BSP_SCHEDULE_DELAY: '5000', OTEL_BSP_EXPORT_TIMEOUT: '10000', OTEL_BSP_MAX_QUEUE_SIZE: '4096', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' })).toEqual({
     scheduledDelayMillis: 5000,
     exportTimeoutMillis: 10_000,
