@@ -25,6 +25,8 @@ export interface SpanScope {
 }
 
 const POOL_BYTES = 8192;
+const ZERO_TRACE_ID = '0'.repeat(32);
+const ZERO_SPAN_ID = '0'.repeat(16);
 let pool = '';
 let used = POOL_BYTES * 2;
 
@@ -40,7 +42,7 @@ export function randomHex(length: number): string {
       used = 0;
     }
     const id = pool.slice(used, (used += length));
-    if (id !== '0'.repeat(length)) return id;
+    if (id !== (length === 32 ? ZERO_TRACE_ID : length === 16 ? ZERO_SPAN_ID : '0'.repeat(length))) return id;
   }
 }
 

@@ -18,6 +18,8 @@ export class WorkerSpanSink implements ClosableSpanSink {
   private spans = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly flushSoon = () => this.flush();
+  /** Set when the export thread failed: spans are dropped from then on (the server keeps serving). */
+  private failed = false;
 
   constructor(
     private readonly worker: Worker,
@@ -25,9 +27,13 @@ export class WorkerSpanSink implements ClosableSpanSink {
     private readonly delayMs: number,
   ) {
     worker.unref(); // the export thread never keeps the process alive
+    worker.once('error', () => {
+      this.failed = true; // an uncaught error ended the thread; its spans are lost, as with a failed export
+    });
   }
 
   ended(span: OtelRecordedSpan): void {
+    if (this.failed) return;
     this.writer.append(span);
     if (++this.spans >= this.maxSpans) this.flush();
     else if (this.timer === undefined) (this.timer = setTimeout(this.flushSoon, this.delayMs)).unref();
@@ -37,7 +43,7 @@ export class WorkerSpanSink implements ClosableSpanSink {
   flush(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.spans === 0) return;
+    if (this.spans === 0 || this.failed) return;
     this.spans = 0;
     const batch = this.writer.take();
     this.worker.postMessage(batch, [batch.numbers.buffer as ArrayBuffer]); // the numbers move, uncopied
@@ -45,6 +51,7 @@ export class WorkerSpanSink implements ClosableSpanSink {
 
   async shutdown(): Promise<void> {
     this.flush();
+    if (this.failed) return;
     const done = once(this.worker, 'message');
     this.worker.postMessage('shutdown');
     await Promise.race([done, once(this.worker, 'exit')]);
