@@ -7,14 +7,17 @@ import { z } from 'zod';
  * endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT or the signal's own); `none`, or
  * OTEL_SDK_DISABLED=true, turns them off. pm ships the OTLP/HTTP JSON exporters, so another
  * exporter or protocol is refused at startup rather than silently ignored. The exporters read
- * the endpoint, headers and timeout variables themselves; the sampler comes from
- * OTEL_TRACES_SAMPLER. OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true is the opt-in to
- * record tool arguments on spans.
+ * the endpoint, headers and timeout variables themselves. The sampler is OTEL_TRACES_SAMPLER's
+ * (the specification's names; default parentbased_always_on) with OTEL_TRACES_SAMPLER_ARG as the
+ * ratio (default 1); an unknown sampler or a ratio outside [0, 1] is refused at startup.
+ * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true is the opt-in to record tool arguments
+ * on spans.
  *
- * The batch span processor takes the specification's OTEL_BSP_* variables. pm's defaults send
- * smaller batches more often than the specification's (128 spans, at least every second): a
- * finished span then waits a fraction of a second in the queue instead of several, so it is
- * collected young, which keeps a busy traced server's garbage collection cheap.
+ * The batch span processor takes the specification's OTEL_BSP_* variables, with the
+ * specification's defaults except the delay: batches of up to 512 spans, sent at least every
+ * second (not every five), so spans reach the collector soon. In pm-mcp-http the processor runs
+ * on the span export thread, whose heap is its own, so a queue of spans waiting there costs the
+ * request thread's garbage collection nothing; the larger batches mean fewer export requests.
  */
 
 const positiveInt = (name: string) =>
@@ -24,6 +27,15 @@ const positiveInt = (name: string) =>
     .transform(Number)
     .refine((value) => value > 0 && Number.isSafeInteger(value), { message: `${name} must be greater than 0` })
     .optional();
+
+const sampler = z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'], {
+  message: 'OTEL_TRACES_SAMPLER must be always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio',
+});
+const ratio = z
+  .string()
+  .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, { message: 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1' })
+  .transform(Number)
+  .optional();
 
 const exporter = z.enum(['otlp', 'none'], { message: 'pm exports OpenTelemetry data with otlp (or none)' });
 const protocol = z.enum(['http/json'], { message: 'pm ships the OTLP/HTTP JSON exporter: use http/json' });
@@ -40,6 +52,8 @@ export const otelSettingsSchema = z
     tracesEndpoint: z.boolean(),
     metricsEndpoint: z.boolean(),
     captureContent: z.boolean(),
+    sampler: sampler.optional(),
+    samplerArg: ratio,
     bspScheduleDelay: positiveInt('OTEL_BSP_SCHEDULE_DELAY'),
     bspExportTimeout: positiveInt('OTEL_BSP_EXPORT_TIMEOUT'),
     bspMaxQueueSize: positiveInt('OTEL_BSP_MAX_QUEUE_SIZE'),
@@ -52,9 +66,10 @@ export const otelSettingsSchema = z
       scheduledDelayMillis: raw.bspScheduleDelay ?? 1000,
       exportTimeoutMillis: raw.bspExportTimeout ?? 30_000,
       maxQueueSize,
-      maxExportBatchSize: Math.min(raw.bspMaxExportBatchSize ?? 128, maxQueueSize),
+      maxExportBatchSize: Math.min(raw.bspMaxExportBatchSize ?? 512, maxQueueSize),
     };
-    return { traces: on(raw.tracesExporter, raw.tracesEndpoint), metrics: on(raw.metricsExporter, raw.metricsEndpoint), captureContent: raw.captureContent, batch };
+    const sampling: OtelSamplerSettings = { sampler: raw.sampler ?? 'parentbased_always_on', ratio: raw.samplerArg ?? 1 };
+    return { traces: on(raw.tracesExporter, raw.tracesEndpoint), metrics: on(raw.metricsExporter, raw.metricsEndpoint), captureContent: raw.captureContent, batch, sampling };
   });
 
 /** The batch span processor's settings (OTEL_BSP_*; a batch never exceeds the queue). */
@@ -63,6 +78,12 @@ export interface OtelBatchSettings {
   readonly exportTimeoutMillis: number;
   readonly maxQueueSize: number;
   readonly maxExportBatchSize: number;
+}
+
+/** The trace sampler (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG for the ratio samplers). */
+export interface OtelSamplerSettings {
+  readonly sampler: z.infer<typeof sampler>;
+  readonly ratio: number;
 }
 
 /** The parsed OpenTelemetry settings. */
@@ -75,6 +96,8 @@ export const OTEL_ENV_NAMES: Readonly<Record<string, string>> = {
   'otel.protocol': 'OTEL_EXPORTER_OTLP_PROTOCOL',
   'otel.tracesProtocol': 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
   'otel.metricsProtocol': 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL',
+  'otel.sampler': 'OTEL_TRACES_SAMPLER',
+  'otel.samplerArg': 'OTEL_TRACES_SAMPLER_ARG',
   'otel.bspScheduleDelay': 'OTEL_BSP_SCHEDULE_DELAY',
   'otel.bspExportTimeout': 'OTEL_BSP_EXPORT_TIMEOUT',
   'otel.bspMaxQueueSize': 'OTEL_BSP_MAX_QUEUE_SIZE',
@@ -97,6 +120,8 @@ export function otelSettingsInput(env: NodeJS.ProcessEnv): z.input<typeof otelSe
     tracesEndpoint: text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) !== undefined,
     metricsEndpoint: text(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) !== undefined,
     captureContent: flag(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
+    sampler: text(env.OTEL_TRACES_SAMPLER) as 'always_on' | undefined,
+    samplerArg: env.OTEL_TRACES_SAMPLER_ARG?.trim() || undefined,
     bspScheduleDelay: env.OTEL_BSP_SCHEDULE_DELAY?.trim() || undefined,
     bspExportTimeout: env.OTEL_BSP_EXPORT_TIMEOUT?.trim() || undefined,
     bspMaxQueueSize: env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() || undefined,

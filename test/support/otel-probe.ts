@@ -35,7 +35,7 @@ export function otelProbe(): TelemetryProbe & { readonly exporter: InMemorySpanE
   const exporter = new InMemorySpanExporter();
   let reader!: CollectingReader;
   const metricReaders = (pmMetrics: MetricProducer) => [(reader = new CollectingReader({ metricProducers: [pmMetrics] }))];
-  const telemetry = new OtelTelemetry({ resource: resourceFromAttributes({ 'service.name': 'pm-test' }), scope: 'pm-test', spanProcessors: [new SimpleSpanProcessor(exporter)], metricReaders });
+  const telemetry = new OtelTelemetry({ resource: resourceFromAttributes({ 'service.name': 'pm-test' }), scope: 'pm-test', spans: [new SimpleSpanProcessor(exporter)], metricReaders });
   return {
     telemetry,
     exporter,

@@ -8,8 +8,8 @@ import type { TelemetryAttributes } from '../../ports/telemetry.js';
 /**
  * pm's counters and histograms, summed in memory and handed to the SDK's metric readers only at
  * collection (a MetricProducer of the official SDK, merged by its readers with the SDK's own
- * metrics). A request then adds to numbers it finds by one string key instead of going through
- * the SDK's per-call attribute hashing. Cumulative temporality, as the SDK's default; a
+ * metrics). A request then adds to numbers it finds through a few map lookups instead of going
+ * through the SDK's per-call attribute hashing. Cumulative temporality, as the SDK's default; a
  * histogram in seconds uses the bucket boundaries the OpenTelemetry MCP semantic conventions
  * recommend for `mcp.server.operation.duration`, any other the SDK's default ones.
  */
@@ -35,11 +35,11 @@ interface HistogramSeries {
   max: number;
 }
 
-/** The defined entries, in the order given (the fast key) — or sorted by name (the canonical key). */
-function keyOf(attributes: TelemetryAttributes, sorted: boolean): string {
+/** The defined entries sorted by name: the series' identity whatever order they come in. */
+function canonicalKey(attributes: TelemetryAttributes): string {
   const names: string[] = [];
   for (const name in attributes) if (attributes[name] !== undefined) names.push(name);
-  if (sorted) names.sort();
+  names.sort();
   let key = '';
   for (const name of names) {
     const value = attributes[name]!;
@@ -49,29 +49,49 @@ function keyOf(attributes: TelemetryAttributes, sorted: boolean): string {
 }
 
 /** The defined attributes, as the SDK takes them. */
-export function attributesOf(attributes: TelemetryAttributes): Attributes {
+function attributesOf(attributes: TelemetryAttributes): Attributes {
   const out: Attributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
   return out;
 }
 
-/** Series by attribute set: found by the entries in the caller's order, the same set in any order being one series. */
+/** One step of the lookup by entries in the caller's order: by name, then by value. */
+interface Step<S> {
+  next?: Map<string, Map<string | number | boolean, Step<S>>>;
+  series?: S;
+}
+
+/**
+ * Series by attribute set. A record finds its series by walking the defined entries in the
+ * caller's order through nested maps (names and values the caller already holds: no key string
+ * is built, nothing is allocated once the set was seen); the first time an order is seen, the
+ * sorted key decides, so the same set in any order is one series.
+ */
 class SeriesTable<S> {
-  private readonly byOrder = new Map<string, S>();
+  private readonly root: Step<S> = {};
   private readonly bySet = new Map<string, S>();
 
   constructor(private readonly create: (attributes: Attributes) => S) {}
 
   get(attributes: TelemetryAttributes): S {
-    const fast = keyOf(attributes, false);
-    let series = this.byOrder.get(fast);
-    if (series === undefined) {
-      const canonical = keyOf(attributes, true);
-      series = this.bySet.get(canonical);
-      if (series === undefined) this.bySet.set(canonical, (series = this.create(attributesOf(attributes))));
-      this.byOrder.set(fast, series);
+    let step = this.root;
+    for (const name in attributes) {
+      const value = attributes[name];
+      if (value === undefined) continue;
+      const next = (step.next ??= new Map());
+      let byValue = next.get(name);
+      if (byValue === undefined) next.set(name, (byValue = new Map()));
+      let child = byValue.get(value);
+      if (child === undefined) byValue.set(value, (child = {}));
+      step = child;
     }
-    return series;
+    if (step.series === undefined) {
+      const canonical = canonicalKey(attributes);
+      let series = this.bySet.get(canonical);
+      if (series === undefined) this.bySet.set(canonical, (series = this.create(attributesOf(attributes))));
+      step.series = series;
+    }
+    return step.series;
   }
 
   all(): IterableIterator<S> {

@@ -1,38 +1,48 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags, type Context, type SpanContext } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { MeterProvider, type MetricProducer, type MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, ParentBasedSampler, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
-import { attributesOf, OtelMetricSums } from './otel-metric-sums.js';
+import { OtelMetricSums } from './otel-metric-sums.js';
+import { ProcessorSpanSink, type ClosableSpanSink } from './otel-processor-sink.js';
+import { OtelRecordedSpan, randomHex, type SpanScope } from './otel-recorded-span.js';
+import type { SpanBatchOrigin } from './otel-span-batch.js';
 
 /**
- * The Telemetry port over the official OpenTelemetry SDK (seed 004 "Removed, migrated, and
- * deprecated behavior": remote operations use host OpenTelemetry). Nothing is registered
- * globally: this adapter owns its tracer provider and meter provider, so a host's own
- * OpenTelemetry setup and pm's never share state. A server span's parent is extracted from the
- * request's own `traceparent`/`tracestate` onto the root context; a child span's parent is the
- * span its caller passes. No context manager is used at all: on Node 20 an AsyncLocalStorage
- * context manager installs a promise hook that runs for every promise of the process (and
- * takes V8 off its fast await path), which cost a traced server more than the spans themselves.
+ * The Telemetry port over OpenTelemetry (seed 004 "Removed, migrated, and deprecated behavior":
+ * remote operations use host OpenTelemetry): spans of the official API, sampled by the official
+ * SDK's samplers, exported by the official span processors and OTLP exporter. Nothing is
+ * registered globally, so a host's own OpenTelemetry setup and pm's never share state. A server
+ * span's parent is extracted from the request's own `traceparent`/`tracestate` (the official W3C
+ * propagator) onto the root context; a child span's parent is the span its caller passes. No
+ * context manager is used at all: on Node 20 an AsyncLocalStorage context manager installs a
+ * promise hook that runs for every promise of the process.
  *
- * A traced request stays cheap: attributes are copied once, straight onto the span (undefined
- * values left out); counters and histograms are summed in memory per attribute set and handed to
- * the SDK's metric readers only at collection ({@link OtelMetricSums}, a MetricProducer), so a
- * request adds to numbers instead of going through the SDK's per-call attribute hashing.
+ * A traced request stays cheap. Its spans record into plain fields ({@link OtelRecordedSpan}) and
+ * become the SDK's readable spans only once ended, in the finished-span sink: on this thread
+ * (span processors given) or on an export thread (the composition's sink), which then also does
+ * the OTLP serialization and sending. A child span takes its parent's sampling decision, which is
+ * what every sampler OTEL_TRACES_SAMPLER names decides for a child of a local parent (parent-based
+ * ones by the parent, trace-id ratio ones by the shared trace id). Counters and histograms are
+ * summed in memory per attribute set and handed to the SDK's metric readers only at collection
+ * ({@link OtelMetricSums}, a MetricProducer).
  */
 
 /** What the adapter exports through. */
 export interface OtelTelemetryOptions {
   readonly resource: Resource;
-  /** Where finished spans go (a batch processor over an OTLP exporter, or an in-memory exporter in tests). */
-  readonly spanProcessors: readonly SpanProcessor[];
+  /**
+   * Where ended spans go: the SDK's span processors on this thread (an in-memory exporter in tests),
+   * or a sink built from what the spans share (the export thread).
+   */
+  readonly spans: readonly SpanProcessor[] | ((origin: SpanBatchOrigin) => ClosableSpanSink);
   /**
    * Where metrics go (a periodic reader over an OTLP exporter), each built with pm's metrics as
    * one of its `metricProducers`; none: metrics are not recorded.
    */
   readonly metricReaders?: (pmMetrics: MetricProducer) => readonly MetricReader[];
-  /** Default: the SDK's, read from OTEL_TRACES_SAMPLER (parent-based always-on). */
+  /** Default: parent-based always-on (the specification's default sampler). */
   readonly sampler?: Sampler;
   /** The instrumentation scope name. */
   readonly scope: string;
@@ -44,52 +54,23 @@ const GETTER = {
   get: (carrier: TelemetryRemoteParent, key: string) => (key === 'traceparent' ? carrier.traceparent : key === 'tracestate' ? carrier.tracestate : undefined),
 };
 
-class OtelSpan implements TelemetrySpan {
-  private readonly started = performance.now();
-  private ended: number | undefined;
-  private context: Context | undefined;
-
-  constructor(readonly span: Span) {}
-
-  /** The context holding this span, made once for all its children. */
-  asParent(): Context {
-    return (this.context ??= trace.setSpan(ROOT_CONTEXT, this.span));
-  }
-
-  setAttributes(attributes: TelemetryAttributes): void {
-    for (const key in attributes) {
-      const value = attributes[key];
-      if (value !== undefined) this.span.setAttribute(key, value);
-    }
-  }
-
-  fail(errorType: string, description?: string): void {
-    this.span.setAttribute('error.type', errorType);
-    this.span.setStatus({ code: SpanStatusCode.ERROR, ...(description !== undefined ? { message: description } : {}) });
-  }
-
-  end(): number {
-    if (this.ended === undefined) {
-      this.ended = (performance.now() - this.started) / 1000;
-      this.span.end();
-    }
-    return this.ended;
-  }
-}
-
 /** The OpenTelemetry adapter of {@link Telemetry}. */
 export class OtelTelemetry implements Telemetry {
-  private readonly tracerProvider: BasicTracerProvider;
   private readonly meterProvider: MeterProvider | undefined;
-  private readonly tracer: Tracer;
+  private readonly sink: ClosableSpanSink;
+  private readonly scope: SpanScope;
+  private readonly sampler: Sampler;
   private readonly propagator = new W3CTraceContextPropagator();
   private readonly metrics: OtelMetricSums | undefined;
 
   constructor(options: OtelTelemetryOptions) {
-    this.tracerProvider = new BasicTracerProvider({ resource: options.resource, spanProcessors: [...options.spanProcessors], ...(options.sampler ? { sampler: options.sampler } : {}) });
-    this.tracer = this.tracerProvider.getTracer(options.scope, options.scopeVersion);
+    const instrumentationScope = { name: options.scope, ...(options.scopeVersion !== undefined ? { version: options.scopeVersion } : {}) };
+    const origin: SpanBatchOrigin = { resource: options.resource, scope: instrumentationScope };
+    this.sink = typeof options.spans === 'function' ? options.spans(origin) : new ProcessorSpanSink(options.spans, origin);
+    this.scope = { sink: this.sink };
+    this.sampler = options.sampler ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
     if (options.metricReaders) {
-      const metrics = new OtelMetricSums(options.resource, { name: options.scope, ...(options.scopeVersion !== undefined ? { version: options.scopeVersion } : {}) });
+      const metrics = new OtelMetricSums(options.resource, instrumentationScope);
       const readers = options.metricReaders(metrics);
       if (readers.length) {
         // The SDK's meter provider binds the readers (they collect through it, and pm's sums with it).
@@ -101,13 +82,19 @@ export class OtelTelemetry implements Telemetry {
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
     // No context manager: the parent is the remote one when valid, else the root context.
-    const parent: Context = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: attributesOf(attributes) }, parent));
+    const context: Context = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
+    const parent: SpanContext | undefined = remoteParent ? trace.getSpanContext(context) : undefined;
+    const traceId = parent ? parent.traceId : randomHex(32);
+    const sampled = this.sampler.shouldSample(context, traceId, name, SpanKind.SERVER, attributes, []);
+    const recorded = sampled.decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const span = new OtelRecordedSpan(this.scope, name, SpanKind.SERVER, traceId, randomHex(16), recorded ? TraceFlags.SAMPLED : TraceFlags.NONE, sampled.traceState ?? parent?.traceState, parent, attributes);
+    if (recorded && sampled.attributes) span.setAttributes(sampled.attributes);
+    return span;
   }
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
-    if (!(parent instanceof OtelSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributesOf(attributes) }, parent.asParent()));
+    if (!(parent instanceof OtelRecordedSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
+    return new OtelRecordedSpan(this.scope, name, SpanKind.INTERNAL, parent.traceId, randomHex(16), parent.traceFlags, parent.traceState, parent, attributes);
   }
 
   addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
@@ -119,6 +106,6 @@ export class OtelTelemetry implements Telemetry {
   }
 
   async shutdown(): Promise<void> {
-    await Promise.all([this.tracerProvider.shutdown(), this.meterProvider?.shutdown()]);
+    await Promise.all([this.sink.shutdown(), this.meterProvider?.shutdown()]);
   }
 }

@@ -1,4 +1,4 @@
-import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import type { Telemetry, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
 import type { McpObservedOutcome, McpObservedRequest, McpRequestObservation, McpRequestObserver } from '../mcp/request-observer.js';
 import type { McpRequestContext } from '../mcp/request-context.js';
 import { readMcpTraceContext, type McpTraceContext } from '../mcp/request-meta.js';
@@ -31,6 +31,9 @@ export interface McpTracingOptions {
 /** The semantic-convention name of the duration histogram. */
 export const MCP_SERVER_DURATION_METRIC = 'mcp.server.operation.duration';
 
+/** The methods whose span carries `mcp.resource.uri`. */
+const RESOURCE_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function metaOf(params: JsonObject | undefined): JsonObject | undefined {
@@ -56,27 +59,6 @@ function safeTrace(meta: JsonObject | undefined): McpTraceContext | undefined {
   }
 }
 
-/** The span name's target and the attributes that name what the request is about. */
-function targetOf(request: McpObservedRequest): { readonly target: string | undefined; readonly attributes: TelemetryAttributes } {
-  const params = request.params;
-  switch (request.method) {
-    case 'tools/call': {
-      const name = str(params?.name);
-      return { target: name, attributes: { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' } };
-    }
-    case 'prompts/get': {
-      const name = str(params?.name);
-      return { target: name, attributes: { 'gen_ai.prompt.name': name } };
-    }
-    case 'resources/read':
-    case 'resources/subscribe':
-    case 'resources/unsubscribe':
-      return { target: undefined, attributes: { 'mcp.resource.uri': str(params?.uri) } };
-    default:
-      return { target: undefined, attributes: {} };
-  }
-}
-
 class McpTracingObservation implements McpRequestObservation {
   private revision: string | undefined;
 
@@ -85,6 +67,8 @@ class McpTracingObservation implements McpRequestObservation {
     private readonly span: TelemetrySpan,
     private readonly metric: Record<string, string | undefined>,
     private readonly spans: McpRequestSpans | undefined,
+    /** The `mcp.protocol.version` the span started with (the request's `_meta`). */
+    private readonly startRevision: string | undefined,
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
@@ -94,7 +78,7 @@ class McpTracingObservation implements McpRequestObservation {
   resolved(ctx: McpRequestContext): void {
     this.spans?.bind(ctx, this.span);
     this.revision = ctx.revision;
-    this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
+    if (ctx.revision !== this.startRevision) this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
   }
 
   end(outcome: McpObservedOutcome, httpStatus: number | undefined): void {
@@ -130,16 +114,23 @@ export class McpTracingObserver implements McpRequestObserver {
   ) {}
 
   observe(request: McpObservedRequest): McpRequestObservation {
-    const { target, attributes } = targetOf(request);
+    // One attribute object of one shape for every request (undefined values are left out).
+    const { method, params } = request;
+    const tool = method === 'tools/call' ? str(params?.name) : undefined;
+    const prompt = method === 'prompts/get' ? str(params?.name) : undefined;
+    const target = method === 'tools/call' ? tool : prompt;
     const transport = request.facts.kind === 'http' ? 'tcp' : request.facts.kind === 'stdio' ? 'pipe' : undefined;
-    const protocolVersion = request.era === 'modern' ? str(metaOf(request.params)?.[MCP_META.protocolVersion]) : undefined;
-    const args = this.options.captureContent && request.method === 'tools/call' && request.params?.arguments !== undefined ? JSON.stringify(request.params.arguments) : undefined;
+    const protocolVersion = request.era === 'modern' ? str(metaOf(params)?.[MCP_META.protocolVersion]) : undefined;
+    const args = this.options.captureContent && method === 'tools/call' && params?.arguments !== undefined ? JSON.stringify(params.arguments) : undefined;
     const span = this.telemetry.startServerSpan(
-      target ? `${request.method} ${target}` : request.method,
+      target ? `${method} ${target}` : method,
       {
-        'mcp.method.name': request.method,
+        'mcp.method.name': method,
         'jsonrpc.request.id': String(request.id),
-        ...attributes,
+        'gen_ai.tool.name': tool,
+        'gen_ai.operation.name': method === 'tools/call' ? 'execute_tool' : undefined,
+        'gen_ai.prompt.name': prompt,
+        'mcp.resource.uri': RESOURCE_METHODS.has(method) ? str(params?.uri) : undefined,
         'mcp.protocol.version': protocolVersion,
         'network.transport': transport,
         'network.protocol.name': request.facts.kind === 'http' ? 'http' : undefined,
@@ -149,14 +140,14 @@ export class McpTracingObserver implements McpRequestObserver {
       remoteParentOf(request),
     );
     const metric = {
-      'mcp.method.name': request.method,
-      'gen_ai.tool.name': str(attributes['gen_ai.tool.name']),
-      'gen_ai.prompt.name': str(attributes['gen_ai.prompt.name']),
+      'mcp.method.name': method,
+      'gen_ai.tool.name': tool,
+      'gen_ai.prompt.name': prompt,
       'network.transport': transport,
       'pm.mcp.era': request.era,
       'mcp.protocol.version': undefined,
       'error.type': undefined,
     };
-    return new McpTracingObservation(this.telemetry, span, metric, this.options.spans);
+    return new McpTracingObservation(this.telemetry, span, metric, this.options.spans, protocolVersion);
   }
 }

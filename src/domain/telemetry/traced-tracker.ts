@@ -91,24 +91,15 @@ function tracedViews(tracker: Tracker, telemetry: Telemetry): (parent: Telemetry
 function tracedMethod(tracker: Tracker, telemetry: Telemetry, name: PropertyKey, method: (...args: unknown[]) => unknown): (this: View, ...args: unknown[]) => unknown {
   const shape = typeof name === 'string' ? SPAN_SHAPES.get(name) : undefined;
   if (!shape) return (...args) => method.apply(tracker, args);
-  return function (this: View, ...args) {
+  return async function (this: View, ...args) {
     const span = telemetry.startChildSpan(shape.name, shape.attributes, this[PARENT]);
-    let pending: Promise<unknown>;
     try {
-      pending = Promise.resolve(method.apply(tracker, args));
+      return await method.apply(tracker, args);
     } catch (error) {
-      pending = Promise.reject(error);
+      span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
+      throw error;
+    } finally {
+      span.end();
     }
-    return pending.then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        span.fail(error instanceof PmError ? error.reason : error instanceof Error ? error.name : 'error');
-        span.end();
-        throw error;
-      },
-    );
   };
 }

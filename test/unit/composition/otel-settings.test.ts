@@ -1,10 +1,11 @@
 import { settingsFromEnv, SettingsError } from '../../../src/composition/settings.js';
 
 const otel = (env: NodeJS.ProcessEnv) => {
-  const { batch: _batch, ...rest } = settingsFromEnv(env, '/work', 'alice').otel;
+  const { batch: _batch, sampling: _sampling, ...rest } = settingsFromEnv(env, '/work', 'alice').otel;
   return rest;
 };
 const batch = (env: NodeJS.ProcessEnv) => settingsFromEnv(env, '/work', 'alice').otel.batch;
+const sampling = (env: NodeJS.ProcessEnv) => settingsFromEnv(env, '/work', 'alice').otel.sampling;
 
 test('off by default and with OTEL_SDK_DISABLED or the none exporter', () => {
   expect(otel({})).toEqual({ traces: false, metrics: false, captureContent: false });
@@ -30,8 +31,8 @@ test('PM_MCP_LEGACY is on or off', () => {
   expect(() => settingsFromEnv({ PM_MCP_LEGACY: 'maybe' }, '/work', 'alice')).toThrow(/PM_MCP_LEGACY/);
 });
 
-test('the batch span processor takes OTEL_BSP_*, with small, frequent batches by default', () => {
-  expect(batch({})).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 128 });
+test('the batch span processor takes OTEL_BSP_*, with the specification defaults but a delay of a second', () => {
+  expect(batch({})).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 });
   expect(batch({ OTEL_BSP_SCHEDULE_DELAY: '5000', OTEL_BSP_EXPORT_TIMEOUT: '10000', OTEL_BSP_MAX_QUEUE_SIZE: '4096', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' })).toEqual({
     scheduledDelayMillis: 5000,
     exportTimeoutMillis: 10_000,
@@ -41,4 +42,12 @@ test('the batch span processor takes OTEL_BSP_*, with small, frequent batches by
   expect(batch({ OTEL_BSP_MAX_QUEUE_SIZE: '64' }).maxExportBatchSize).toBe(64);
   expect(() => batch({ OTEL_BSP_SCHEDULE_DELAY: 'soon' })).toThrow(/OTEL_BSP_SCHEDULE_DELAY must be a whole number/);
   expect(() => batch({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '0' })).toThrow(/OTEL_BSP_MAX_EXPORT_BATCH_SIZE must be greater than 0/);
+});
+
+test('the sampler is OTEL_TRACES_SAMPLER with OTEL_TRACES_SAMPLER_ARG as its ratio, parent-based always-on by default', () => {
+  expect(sampling({})).toEqual({ sampler: 'parentbased_always_on', ratio: 1 });
+  expect(sampling({ OTEL_TRACES_SAMPLER: 'ParentBased_TraceIdRatio', OTEL_TRACES_SAMPLER_ARG: '0.25' })).toEqual({ sampler: 'parentbased_traceidratio', ratio: 0.25 });
+  expect(sampling({ OTEL_TRACES_SAMPLER: 'always_off' })).toEqual({ sampler: 'always_off', ratio: 1 });
+  expect(() => sampling({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER must be/);
+  expect(() => sampling({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' })).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
 });
