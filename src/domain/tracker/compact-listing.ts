@@ -36,8 +36,13 @@ export class CompactListing {
 
   /** The file added `at`-th (0 first), made now; none kept here. */
   at(at: number): DirectoryEntry {
+    return { name: this.name(at), signature: { size: this.sizes[at]!, mtimeMs: this.times[at]!, ino: this.inodes[at]! } };
+  }
+
+  /** The name of the file added `at`-th (0 first). */
+  name(at: number): string {
     if (!Number.isInteger(at) || at < 0 || at >= this.names.length) throw new RangeError(`no file ${at} in a listing of ${this.names.length}`);
-    return { name: this.names[at]!, signature: { size: this.sizes[at]!, mtimeMs: this.times[at]!, ino: this.inodes[at]! } };
+    return this.names[at]!;
   }
 }
 

@@ -63,7 +63,7 @@ export class IndexScan {
   private compare(listing: CompactListing): NonNullable<ScanResult['differences']> {
     const { changed, gone } = this.store.compareFiles({
       length: listing.length,
-      id: (index) => listing.at(index).name.slice(0, -3),
+      id: (index) => listing.name(index).slice(0, -3),
       hash: (index) => {
         const { name, signature } = listing.at(index);
         return fileHash(name.slice(0, -3), signature);

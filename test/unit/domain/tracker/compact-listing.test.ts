@@ -14,6 +14,8 @@ describe('a compact listing', () => {
     expect([0, 1023, 1024, 2999].map((at) => listing.at(at))).toEqual([0, 1023, 1024, 2999].map((at) => added[at]));
     expect(() => listing.at(3000)).toThrow(RangeError);
     expect(() => listing.at(-1)).toThrow(RangeError);
+    expect(listing.name(2999)).toBe(added[2999]!.name);
+    expect(() => listing.name(3000)).toThrow(RangeError);
   });
 
   it('lists nothing when nothing was added', () => {
