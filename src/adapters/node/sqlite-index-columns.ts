@@ -70,6 +70,11 @@ export class PostingColumns {
     this.seen = now;
   }
 
+  /** Whether this process holds what it reads from one search to the next (as of the last {@link sync}). */
+  get holding(): boolean {
+    return this.seen !== undefined;
+  }
+
   /** The number a status is coded as in {@link ItemColumns.status} (a new one for a status never seen). */
   code(status: string): number {
     let code = this.codes.get(status);

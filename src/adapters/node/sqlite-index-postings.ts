@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { grownTo } from '../../domain/util/typed-growth.js';
 import { encodeColumn, MAX_COUNT, type PostingColumn } from './sqlite-index-column-codec.js';
 
 /** Postings per block: what is written to the spill file at once, and read back at once. */
@@ -109,11 +110,7 @@ export class PostingsSpill {
   }
 
   private count(wid: number): void {
-    if (wid >= this.perWord.length) {
-      const grown = new Int32Array(Math.max(wid + 1, this.perWord.length * 2));
-      grown.set(this.perWord);
-      this.perWord = grown;
-    }
+    this.perWord = grownTo(this.perWord, wid + 1);
     this.perWord[wid]!++;
     if (wid > this.maxWid) this.maxWid = wid;
   }

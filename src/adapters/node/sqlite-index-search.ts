@@ -49,7 +49,7 @@ export class SqliteWordSearch {
    */
   constructor(
     private readonly stmt: Prepare,
-    private readonly version: () => string | undefined = () => undefined,
+    version: () => string | undefined = () => undefined,
     private readonly changesPerColumn = CHANGES_PER_COLUMN,
   ) {
     this.columns = new PostingColumns(stmt, version);
@@ -250,7 +250,7 @@ export class SqliteWordSearch {
    * for a vocabulary too large to hold) a scan of `vocab` in SQL.
    */
   private wordsContaining(term: string): [number, string][] {
-    const held = this.version() === undefined ? undefined : this.vocabulary.containing(term);
+    const held = this.columns.holding ? this.vocabulary.containing(term) : undefined;
     return held ?? (this.stmt('SELECT wid, word FROM vocab WHERE instr(word, ?) > 0').raw().all(term) as [number, string][]);
   }
 

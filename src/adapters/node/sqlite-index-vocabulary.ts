@@ -1,3 +1,4 @@
+import { grownTo } from '../../domain/util/typed-growth.js';
 import type { SqliteStatement } from './sqlite-driver.js';
 
 type Prepare = (sql: string) => SqliteStatement;
@@ -67,7 +68,8 @@ export class HeldVocabulary {
         this.tooLarge = true;
         return false;
       }
-      this.grow();
+      this.starts = grownTo(this.starts, this.size + 1);
+      this.wids = grownTo(this.wids, this.size + 1);
       this.starts[this.size] = text.length + 1;
       this.wids[this.size++] = wid;
       text += `\n${word}`;
@@ -87,15 +89,5 @@ export class HeldVocabulary {
       else hi = mid - 1;
     }
     return lo;
-  }
-
-  private grow(): void {
-    if (this.size < this.starts.length) return;
-    const starts = new Int32Array(this.starts.length * 2);
-    starts.set(this.starts);
-    this.starts = starts;
-    const wids = new Int32Array(this.wids.length * 2);
-    wids.set(this.wids);
-    this.wids = wids;
   }
 }

@@ -1,4 +1,5 @@
 import type { DirectoryEntry, FileSignature } from '../../ports/file-system.js';
+import { grownTo } from '../util/typed-growth.js';
 
 /**
  * A directory's files and their signatures, held as the names and three typed arrays instead of
@@ -18,11 +19,9 @@ export class CompactListing {
 
   add(name: string, signature: FileSignature): void {
     const at = this.names.length;
-    if (at === this.sizes.length) {
-      this.sizes = grown(this.sizes);
-      this.times = grown(this.times);
-      this.inodes = grown(this.inodes);
-    }
+    this.sizes = grownTo(this.sizes, at + 1);
+    this.times = grownTo(this.times, at + 1);
+    this.inodes = grownTo(this.inodes, at + 1);
     this.names.push(name);
     this.sizes[at] = signature.size;
     this.times[at] = signature.mtimeMs;
@@ -44,10 +43,4 @@ export class CompactListing {
     if (!Number.isInteger(at) || at < 0 || at >= this.names.length) throw new RangeError(`no file ${at} in a listing of ${this.names.length}`);
     return this.names[at]!;
   }
-}
-
-function grown(values: Float64Array): Float64Array<ArrayBuffer> {
-  const out = new Float64Array(values.length * 2);
-  out.set(values);
-  return out;
 }
