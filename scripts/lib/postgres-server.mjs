@@ -5,7 +5,7 @@
 // PM_TEST_PG_BIN). PostgreSQL refuses to run as root, so as root it runs as the `postgres`
 // (else `nobody`) user.
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,9 @@ const INSTALL_HINT = "install Debian's PostgreSQL server (apt-get install -y pos
 
 /** The directory holding initdb and pg_ctl, or an error saying how to install them. */
 export function postgresBinDir() {
-  const candidates = [process.env.PM_TEST_PG_BIN, '/usr/local/bin', ...(process.env.PATH ?? '').split(':'), '/usr/lib/postgresql/15/bin'].filter(Boolean);
+  // Debian keeps each major's binaries in /usr/lib/postgresql/<major>/bin, off PATH: the newest first.
+  const debian = (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : []).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`);
+  const candidates = [process.env.PM_TEST_PG_BIN, '/usr/local/bin', ...(process.env.PATH ?? '').split(':'), ...debian].filter(Boolean);
   const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (!found) throw new Error(`PostgreSQL binaries (initdb, pg_ctl) not found: ${INSTALL_HINT}`);
   return found;

@@ -74,7 +74,9 @@ export function describeFailure(error: unknown): CliFailure {
   if (error instanceof SettingsError) {
     return { exitCode: EXIT.usage, message: error.message, json: { error: { code: INVALID_PARAMS, reason: 'invalid_settings', message: error.message, data: { reason: 'invalid_settings' } } } };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // An unexpected error's message is all there is to go on (a native module's load error says
+  // what to do on its last lines): folded onto one line, never cut to its first.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
   return { exitCode: EXIT.failure, message, json: { error: { code: INTERNAL_ERROR, reason: 'internal_error', message, data: { reason: 'internal_error' } } } };
 }
 

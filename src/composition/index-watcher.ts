@@ -3,7 +3,9 @@ import { launchIndexWatcher } from '../adapters/node/index-watcher-launch.js';
 import { watcherSocketPath, type WatcherIdentity, type WatcherStatus } from '../adapters/node/index-watcher-protocol.js';
 import { watchOverflowAt } from '../adapters/node/inotify-limits.js';
 import { askWatcher, SocketIndexFreshness, type WatcherMode } from '../adapters/node/socket-index-freshness.js';
+import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
 import { SQLITE_INDEX_SCHEMA } from '../adapters/node/sqlite-index-schema.js';
+import { noSqliteDriverWarning } from './node-adapters-module.js';
 import { IndexSync } from '../domain/tracker/index-sync.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { IndexFreshness } from '../ports/index-freshness.js';
@@ -38,8 +40,14 @@ export function indexWitness(settings: Settings, launcher: readonly string[] | u
       timeoutMs: WATCHER_TIMEOUT_MS,
       startFrom: WATCHER_AUTO_FROM,
       mode: async () => setting ?? (await configured()) ?? 'auto',
-      ...(launcher ? { start: () => launchIndexWatcher(launcher, root, env) } : {}),
+      // No watcher where no SQLite driver loads: its index would be in its own memory (known by the time a sweep ends).
+      ...(launcher ? { start: () => void (indexInMemory(settings) || launchIndexWatcher(launcher, root, env)) } : {}),
     });
+}
+
+/** Whether this process keeps the index in memory (asked for, or no driver loads), where a watcher has nothing to keep fresh. */
+function indexInMemory(settings: Settings): boolean {
+  return settings.indexDriver === 'memory' || sqliteDriver(settings.indexDriver) instanceof SqliteDriverUnavailableError;
 }
 
 /** Makes the witness of the tracker at `root`; `configured` is its config.yaml's `index.watcher`. */
@@ -69,7 +77,14 @@ export async function contactWatcher(root: string, op: 'status' | 'stop'): Promi
  * its socket, follows the items directory with IndexSync in watch mode over the same index,
  * and serves until it ends. Resolves with why it ended.
  */
-export async function runIndexWatcher(container: Container, settings: Settings): Promise<WatcherExit> {
+export async function runIndexWatcher(container: Container, settings: Settings): Promise<WatcherExit | 'index-in-memory'> {
+  // A watcher keeps the SQLite index fresh for other processes; an index in memory is nobody else's.
+  if (settings.indexDriver === 'memory') return 'index-in-memory';
+  const driver = sqliteDriver(settings.indexDriver);
+  if (driver instanceof SqliteDriverUnavailableError) {
+    (await container.getAsync(IDS.Log)).line(noSqliteDriverWarning(driver, settings.indexDriver, 'so there is no index file for a watcher to keep fresh'));
+    return 'index-in-memory';
+  }
   const root = await container.getAsync(IDS.TrackerRoot);
   const paths = new TrackerPaths(root);
   // The plain node file system: the watcher writes nothing a change bus would need to hear of.

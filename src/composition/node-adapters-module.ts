@@ -8,12 +8,18 @@ import { FileTaskStore } from '../adapters/node/file-task-store.js';
 import { LocalAuthorizer } from '../adapters/node/local-authorizer.js';
 import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
+import { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';
+import { FirstUseItemIndex } from '../adapters/node/first-use-item-index.js';
+import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
 import { DEFAULT_TUNING, SqliteItemIndex, type PageTuning } from '../adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { Clock } from '../ports/clock.js';
 import type { Locker } from '../ports/locker.js';
 import type { FileSystem } from '../ports/file-system.js';
+import type { ItemIndexStore } from '../ports/item-index-store.js';
+import { packageDir } from './package-info.js';
+import type { ProcessLog } from './process-log.js';
 import { IDS, type TrackerIndexMode } from './service-ids.js';
 import type { Settings } from './settings.js';
 
@@ -29,8 +35,38 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.IdSource).toResolvedValue(() => new CryptoIdSource()).inSingletonScope();
   bind(IDS.Hasher).toResolvedValue(() => new NodeHasher()).inSingletonScope();
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
-  bind(IDS.ItemIndex).toResolvedValue((root: string, mode: TrackerIndexMode) => new SqliteItemIndex(new TrackerPaths(root).indexDatabase, undefined, indexTuning(mode)), [IDS.TrackerRoot, IDS.TrackerIndexMode]).inSingletonScope();
+  bind(IDS.ItemIndex)
+    .toResolvedValue(
+      (root: string, mode: TrackerIndexMode, log: ProcessLog, s: Settings) => new FirstUseItemIndex(() => runtimeIndexStore(new TrackerPaths(root).indexDatabase, mode, log, s.indexDriver)),
+      [IDS.TrackerRoot, IDS.TrackerIndexMode, IDS.Log, IDS.Settings],
+    )
+    .inSingletonScope();
 });
+
+/**
+ * The index store of this runtime (docs/TRACKER.md "SQLite drivers"): the SQLite index through
+ * the driver PM_INDEX_DRIVER names or the runtime has, or the in-memory index rebuilt from the
+ * item files by every process — asked for (`memory`), or after one warning that says why no
+ * driver loads (an ABI mismatch, a failed optional build) and how to fix it. Every command keeps
+ * working either way, only slower on large trackers.
+ */
+export function runtimeIndexStore(path: string, mode: TrackerIndexMode, log: ProcessLog, preference: Settings['indexDriver'], choose = sqliteDriver): ItemIndexStore {
+  if (preference === 'memory') return new MemoryItemIndex();
+  const driver = choose(preference);
+  if (!(driver instanceof SqliteDriverUnavailableError)) return new SqliteItemIndex(path, driver.open, indexTuning(mode));
+  log.line(noSqliteDriverWarning(driver, preference, 'so pm keeps the index in memory and reads every item file (correct, but slower on large trackers)'));
+  return new MemoryItemIndex();
+}
+
+/** What a process says when no SQLite driver loads: `consequence`, each driver's error, the fix and pm's directory. */
+export function noSqliteDriverWarning(driver: SqliteDriverUnavailableError, preference: Settings['indexDriver'], consequence: string): string {
+  return [
+    `no SQLite driver could load for the index, ${consequence}`,
+    ...SqliteDriverUnavailableError.details(driver.tried, driver.fix),
+    ...(preference === 'auto' ? [] : [`  PM_INDEX_DRIVER=${preference} asks for this driver alone: unset it to let pm choose`]),
+    `  pm's directory: ${packageDir()}`,
+  ].join('\n');
+}
 
 /** SQLite's page cache of a one-shot process, in KiB: it reads each page about once, so the pages it keeps only add to its memory. */
 const ONE_SHOT_PAGE_CACHE_KIB = 2048;

@@ -60,6 +60,13 @@ export const settingsSchema = z.object({
    * `index.watcher`, else `auto`. docs/TRACKER.md "The derived index".
    */
   indexWatcher: z.enum(['auto', 'on', 'off']).optional(),
+  /**
+   * PM_INDEX_DRIVER: how the derived index is kept — `auto` (the default: node:sqlite on Node
+   * 22.16+ and 24, better-sqlite3 on older Node, bun:sqlite under Bun), one of those drivers by
+   * name, or `memory` (no index file: every process reads the item files). A driver that cannot
+   * load leaves the index in memory after a warning. docs/TRACKER.md "SQLite drivers".
+   */
+  indexDriver: z.enum(['auto', 'node:sqlite', 'better-sqlite3', 'bun:sqlite', 'memory']).default('auto'),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
   /**
@@ -86,6 +93,7 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   legacyAdapter: 'PM_MCP_LEGACY',
   indexWatcher: 'PM_INDEX_WATCHER',
   indexWatcherIdleMs: 'PM_INDEX_WATCHER_IDLE_MS',
+  indexDriver: 'PM_INDEX_DRIVER',
   macKeys: 'PM_MCP_MAC_KEYS',
   ...OTEL_ENV_NAMES,
 };
@@ -118,6 +126,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_MCP_LEGACY !== undefined ? { legacyAdapter: env.PM_MCP_LEGACY } : {}),
     ...(env.PM_INDEX_WATCHER ? { indexWatcher: env.PM_INDEX_WATCHER } : {}),
     ...(watcherIdle !== undefined ? { indexWatcherIdleMs: Number(watcherIdle) } : {}),
+    ...(env.PM_INDEX_DRIVER ? { indexDriver: env.PM_INDEX_DRIVER } : {}),
     ...(env.PM_MCP_MAC_KEYS !== undefined ? { macKeys: env.PM_MCP_MAC_KEYS } : {}),
     otel: otelSettingsInput(env),
     ...overrides,

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toolNode } from '../support/tool-nodes.js';
 
 // bin/bundle-loader.cjs in real node processes: the code cache is written at process exit, so
 // every step is its own process over a temp bundle and a temp cache directory (never the real
@@ -13,7 +14,6 @@ jest.setTimeout(60_000);
 
 const LOADER = fileURLToPath(new URL('../../bin/bundle-loader.cjs', import.meta.url));
 const PM_MCP_BUNDLE = fileURLToPath(new URL('../../dist/bundle/pm-mcp.cjs', import.meta.url));
-const TOOLS = fileURLToPath(new URL('../../.tools/node_modules/', import.meta.url));
 
 interface LoaderApi {
   readonly NO_IMPORT_MARK: string;
@@ -69,20 +69,6 @@ function load(file: string, env: NodeJS.ProcessEnv, options: LoadOptions = {}): 
       resolve({ code, status: parsed.status, value: parsed.value, enabled: parsed.enabled, stderr });
     });
   });
-}
-
-/** A Node >= 22.1 binary installed under .tools/ by scripts/conformance.mjs, if there is one. */
-function node22(): string | undefined {
-  const platform = process.platform === 'win32' ? 'win' : process.platform;
-  const exe = process.platform === 'win32' ? 'node.exe' : 'node';
-  const candidates = [join(TOOLS, 'node', 'bin', exe), join(TOOLS, 'node', 'node_modules', `node-${platform}-${process.arch}`, 'bin', exe), join(TOOLS, `node-${platform}-${process.arch}`, 'bin', exe)];
-  for (const candidate of candidates) {
-    if (!existsSync(candidate)) continue;
-    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
-    const [major = 0, minor = 0] = version.split('.').map(Number);
-    if (major > 22 || (major === 22 && minor >= 1)) return candidate;
-  }
-  return undefined;
 }
 
 /** A bundle that really imports: a builtin, a relative ES module and a package by its `import` condition. */
@@ -365,12 +351,10 @@ describe('bundle loader with Node’s own compile cache (PM_COMPILE_CACHE=node),
   });
 });
 
-// The same loader under a real Node >= 22.1, when `npm run tools` (scripts/tools.mjs, which
-// .ci/run calls before the tests) has installed one into .tools/. The project never depends on
-// it: in a clone without .tools/ these tests are not registered, and the stand-in above covers
-// the Node 22 branch.
-const NODE22 = node22();
-if (NODE22) describe('bundle loader under a real Node >= 22.1 (.tools)', () => {
+// The same loader under a real Node 22 (the test run provisions it into .tools/:
+// scripts/provision.mjs, PM_TEST_NODE22), whatever Node runs the suite.
+const NODE22 = toolNode(22);
+describe('bundle loader under a real Node 22 (.tools)', () => {
   let dir: string;
   let cacheDir: string;
   let bundle: string;

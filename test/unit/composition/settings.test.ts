@@ -13,7 +13,13 @@ describe('settingsFromEnv', () => {
     expect([shared.taskStore, shared.pgSchema, shared.taskHeartbeatMs]).toEqual(['postgres://pm@db:5432/pm', 'team_a', 500]);
   });
 
+  it('reads PM_INDEX_DRIVER (auto by default)', () => {
+    expect(settingsFromEnv({}, '/p', 'u').indexDriver).toBe('auto');
+    for (const driver of ['node:sqlite', 'better-sqlite3', 'bun:sqlite', 'memory', 'auto']) expect(settingsFromEnv({ PM_INDEX_DRIVER: driver }, '/p', 'u').indexDriver).toBe(driver);
+  });
+
   it.each([
+    [{ PM_INDEX_DRIVER: 'sqlite3' }, /^invalid configuration: PM_INDEX_DRIVER \(indexDriver\): /],
     [{ PM_MCP_TASK_STORE: 'mysql://db/pm' }, /^invalid configuration: PM_MCP_TASK_STORE \(taskStore\): must be "file" or a postgres:\/\/ URL/],
     [{ PM_MCP_PG_SCHEMA: 'Team-A' }, /^invalid configuration: PM_MCP_PG_SCHEMA \(pgSchema\): must be a lower-case SQL identifier/],
     [{ PM_MCP_TASK_HEARTBEAT_MS: '5' }, /^invalid configuration: PM_MCP_TASK_HEARTBEAT_MS \(taskHeartbeatMs\): Too small/],

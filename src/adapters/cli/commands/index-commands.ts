@@ -1,3 +1,4 @@
+import { EXIT } from '../../../domain/errors/pm-error.js';
 import type { CliCommand, IndexWatcherReport } from '../command.js';
 
 /**
@@ -37,12 +38,13 @@ export const indexWatchCommand: CliCommand = {
   name: 'index watch',
   summary: "Run the tracker's index watcher in the foreground (queries start it on demand)",
   description:
-    "Runs the index watcher in this process: it follows the items directory over the tracker's index and answers the queries of other pm processes over a Unix socket in .agents/pm/.runtime/ (or a private directory under the system temp dir when that path is too long), until it is idle for PM_INDEX_WATCHER_IDLE_MS, the tracker directory disappears, `pm index stop` or a signal. Exits at once when another watcher of this tracker runs. It never writes item files.",
+    "Runs the index watcher in this process: it follows the items directory over the tracker's index and answers the queries of other pm processes over a Unix socket in .agents/pm/.runtime/ (or a private directory under the system temp dir when that path is too long), until it is idle for PM_INDEX_WATCHER_IDLE_MS, the tracker directory disappears, `pm index stop` or a signal. Exits at once when another watcher of this tracker runs. It never writes item files. Where the index is kept in memory (PM_INDEX_DRIVER=memory, or no SQLite driver loads) there is nothing to watch: it says so and exits 1.",
   args: [],
   options: {},
   examples: ['pm index watch'],
   async run(_args, { services }) {
     const exit = await (await services.indexWatcher()).run();
+    if (exit === 'index-in-memory') return { value: { exit }, human: 'index watcher not started: the index is kept in memory here (PM_INDEX_DRIVER=memory, or no SQLite driver could load: see above), so there is no index file to keep fresh\n', exitCode: EXIT.failure };
     return { value: { exit }, human: `index watcher ended: ${exit}\n` };
   },
 };

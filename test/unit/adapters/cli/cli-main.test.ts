@@ -29,6 +29,9 @@ describe('describeFailure (the one error mapper)', () => {
     expect(describeFailure(new SettingsError('invalid configuration: lockTimeoutMs')).exitCode).toBe(2);
     expect(describeFailure(new Error('boom'))).toMatchObject({ exitCode: 1, message: 'boom', json: { error: { code: -32603, reason: 'internal_error' } } });
     expect(describeFailure('thrown string').message).toBe('thrown string');
+    // A native module's load error says what to do on its last lines: none of it is cut.
+    const abi = new Error("The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. Please try re-compiling");
+    expect(describeFailure(abi).message).toBe("The module '/x/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. Please try re-compiling");
   });
 });
 

@@ -2,37 +2,49 @@
  * The bun:sqlite adapter (src/adapters/node/bun-sqlite-driver.ts) under Node: bun:sqlite itself
  * only exists under Bun (where smoke:mcp runs the contract suite on it with `bun test`), so here
  * the adapter drives a stand-in with bun:sqlite's API — `values()` for rows as arrays, `get()`
- * giving null for no row, `new Database(path, { create, readwrite })` — built on better-sqlite3.
- * The whole ItemIndexStore contract then runs through the adapter.
+ * giving null for no row, statements that run whether or not they return rows, `new
+ * Database(path, { create, readwrite })` — built on this runtime's own driver (better-sqlite3 or
+ * node:sqlite). The whole ItemIndexStore contract then runs through the adapter.
  */
-import type BetterSqlite3 from 'better-sqlite3';
-import { createRequire } from 'node:module';
 import { openBunSqlite, type BunSqliteModule } from '../../../../src/adapters/node/bun-sqlite-driver.js';
+import type { SqliteDatabase, SqliteStatement } from '../../../../src/adapters/node/sqlite-driver.js';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
+import { RUNTIME_SQLITE_DRIVERS } from '../../../support/sqlite-drivers.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import { describeItemIndexContract, entry, put } from '../item-index-contract.js';
 
-const Better = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+const base = RUNTIME_SQLITE_DRIVERS[0]!;
 
-/** bun:sqlite's Database API over better-sqlite3 (statements are fresh per mode, as bun's are). */
+/** Rows of a statement the bun:sqlite way: a statement that returns no rows runs and gives none. */
+function rows(statement: () => SqliteStatement, params: unknown[]): unknown[] {
+  try {
+    return statement().all(...params);
+  } catch (error) {
+    // better-sqlite3 refuses all() on a statement without result columns; bun:sqlite runs it.
+    if (!/does not return data/.test(String((error as Error).message))) throw error;
+    statement().run(...params);
+    return [];
+  }
+}
+
+/** bun:sqlite's Database API over the runtime's driver (statements are fresh per mode, as bun's are). */
 class BunLikeDatabase {
   readonly opened: { path: string; options: { create: boolean; readwrite: boolean } };
-  private readonly db: BetterSqlite3.Database;
+  private readonly db: SqliteDatabase;
 
   constructor(path: string, options: { create: boolean; readwrite: boolean }) {
     this.opened = { path, options };
-    this.db = new Better(path, { fileMustExist: !options.create, readonly: !options.readwrite });
+    this.db = base.open(path, 1000);
   }
 
   prepare(sql: string) {
     const db = this.db;
-    const reader = () => db.prepare(sql);
     return {
-      get: (...params: unknown[]) => (reader().reader ? (reader().get(...params) ?? null) : (reader().run(...params), null)),
-      all: (...params: unknown[]) => (reader().reader ? reader().all(...params) : (reader().run(...params), [])),
-      values: (...params: unknown[]) => (reader().reader ? (reader().raw().all(...params) as unknown[][]) : (reader().run(...params), [])),
-      run: (...params: unknown[]) => reader().run(...params),
-      iterate: (...params: unknown[]) => reader().iterate(...params) as IterableIterator<unknown>,
+      get: (...params: unknown[]) => rows(() => db.prepare(sql), params)[0] ?? null,
+      all: (...params: unknown[]) => rows(() => db.prepare(sql), params),
+      values: (...params: unknown[]) => rows(() => db.prepare(sql).raw(), params) as unknown[][],
+      run: (...params: unknown[]) => db.prepare(sql).run(...params),
+      iterate: (...params: unknown[]) => db.prepare(sql).iterate(...params),
     };
   }
 

@@ -4,13 +4,16 @@ import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { SQLITE_INDEX_SCHEMA } from '../../../../src/adapters/node/sqlite-index-schema.js';
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
+import { RUNTIME_SQLITE_DRIVERS } from '../../../support/sqlite-drivers.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import type { IndexedItem } from '../../../../src/ports/item-index-store.js';
 import { describeItemIndexContract, entry, put, sig } from '../item-index-contract.js';
 
 const dir = useTempDir('pm-sqlite-index-');
 
-describeItemIndexContract('SqliteItemIndex', async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`));
+for (const driver of RUNTIME_SQLITE_DRIVERS) {
+  describeItemIndexContract(`SqliteItemIndex on ${driver.name}`, async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, driver.open));
+}
 // Pages walk the sort's index from the first match on, and fall back to sorting after 8 rows.
 describeItemIndexContract('SqliteItemIndex walking short', async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, undefined, { sortBelow: 1, walk: 8 }));
 
