@@ -150,7 +150,7 @@ test('pm-mcp without OTEL_* variables says nothing of OpenTelemetry and never lo
   expect((await client.request('tools/call', { name: 'pm_list', arguments: {}, _meta: modernMeta() })).error).toBeUndefined();
   proc.endInput();
   expect((await proc.exited).code).toBe(0);
-  expect(proc.stderr()).toContain('better-sqlite3'); // positive control: loads are logged
+  expect(proc.stderr()).toContain('bundle-loader.cjs'); // positive control: loads are logged (the bin's own loader)
   expect(proc.stderr()).not.toContain('OpenTelemetry');
   expect(proc.stderr()).not.toContain('pm-otel.cjs');
 });
