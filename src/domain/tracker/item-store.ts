@@ -4,6 +4,7 @@ import { BoundedCache } from '../util/bounded-cache.js';
 import { deepFreeze } from '../util/canonical-json.js';
 import { ListPrefixCache } from '../util/list-prefix-cache.js';
 import { digestOf } from './digests.js';
+import { ITEM_FILE_READ } from './file-caps.js';
 import { sameSignature } from './index-entry.js';
 import { inParseOrder, KEPT_LIST_ENTRIES, parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
@@ -69,7 +70,7 @@ export class ItemStore {
   async read(id: string): Promise<StoredItem | undefined> {
     const path = this.paths.itemFile(id);
     const signature = await this.fs.stat(path);
-    const text = signature ? await this.fs.readText(path) : undefined;
+    const text = signature ? await this.fs.readText(path, ITEM_FILE_READ) : undefined;
     if (text === undefined || !signature) return undefined;
     const known = this.parsedItems.get(id);
     if (known?.text === text) {
@@ -113,7 +114,7 @@ export class ItemStore {
     if (signature === undefined) return undefined;
     const known = this.parsedItems.get(id);
     if (known && sameSignature(known.signature, signature)) return known.item;
-    const text = await this.fs.readText(path);
+    const text = await this.fs.readText(path, ITEM_FILE_READ);
     if (text === undefined) return undefined;
     const item = known?.text === text ? known.item : deepFreeze(parseItem(text, path));
     this.parsedItems.set(id, { signature, text, item });
