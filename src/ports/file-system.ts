@@ -8,6 +8,11 @@ export interface FileSignature {
   /** Changes on every atomic replace (temp file + rename), so a rewrite is always seen. */
   readonly ino: number;
   /**
+   * The status change time: set by the kernel on every write and never settable by a caller,
+   * so an in-place edit whose modification time was put back (`touch -r`) is still seen.
+   */
+  readonly ctimeMs: number;
+  /**
    * Absent for a regular file. Otherwise what the node is: a symbolic link, a directory, or
    * 'other' (a FIFO, socket or device), which the tracker refuses to read or write through
    * (docs/TRACKER.md "What pm reads and writes").

@@ -8,6 +8,7 @@ interface Node {
   raw?: Uint8Array;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
 }
 
@@ -80,9 +81,9 @@ export class MemoryFileSystem implements FileSystem {
 
   async stat(path: string): Promise<FileSignature | undefined> {
     const node = this.files.get(path);
-    if (node) return { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino };
+    if (node) return { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino, ctimeMs: node.ctimeMs };
     const kind = this.specialKind(path);
-    return kind ? { size: 0, mtimeMs: 0, ino: Number(this.tree.infoOf(trim(path))!.id), kind } : undefined;
+    return kind ? { size: 0, mtimeMs: 0, ino: Number(this.tree.infoOf(trim(path))!.id), ctimeMs: 0, kind } : undefined;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -151,6 +152,15 @@ export class MemoryFileSystem implements FileSystem {
     this.put(path, new TextDecoder().decode(bytes), true, bytes.slice());
   }
 
+  /**
+   * Test helper: rewrites a file in place (same inode) and puts its modification time back to
+   * `mtimeMs`, as an editor followed by `touch -r` would; its status change time moves on.
+   */
+  editInPlace(path: string, content: string, mtimeMs: number): void {
+    this.put(path, content, false);
+    this.files.get(path)!.mtimeMs = mtimeMs;
+  }
+
   /** Test helper: a symbolic link at `path` pointing at `target` (absolute, or relative to the link's directory). */
   symlink(target: string, path: string): void {
     const at = trim(path);
@@ -201,7 +211,8 @@ export class MemoryFileSystem implements FileSystem {
   private put(path: string, content: string, newInode: boolean, raw?: Uint8Array): void {
     const old = this.files.get(path);
     const size = raw ? raw.length : encoder.encode(content).length;
-    this.files.set(path, { content, ...(raw ? { raw } : {}), size, mtimeMs: ++this.tick, ino: newInode || !old ? this.nextIno++ : old.ino });
+    const at = ++this.tick;
+    this.files.set(path, { content, ...(raw ? { raw } : {}), size, mtimeMs: at, ctimeMs: at, ino: newInode || !old ? this.nextIno++ : old.ino });
     this.addDirs(parentOf(path));
     this.tree.addFile(path);
     this.notify(path);

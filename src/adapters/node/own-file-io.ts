@@ -25,7 +25,7 @@ function code(error: unknown): string | undefined {
 
 /** The signature of an lstat: `kind` only for what is not a regular file. */
 export function signatureOf(stats: Stats): FileSignature {
-  const base = { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+  const base = { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, ctimeMs: stats.ctimeMs };
   if (stats.isFile()) return base;
   return { ...base, kind: stats.isSymbolicLink() ? 'symlink' : stats.isDirectory() ? 'directory' : 'other' };
 }

@@ -20,7 +20,9 @@ export const RACY_COARSE_MS = 2000;
 
 /** Whether a file with this signature, taken at `statAt`, might change unseen by its signature. */
 export function isRacy(signature: FileSignature, statAt: number): boolean {
-  return signature.mtimeMs > statAt - (signature.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
+  // The later of the two times: a write stamps both, and a restored mtime leaves ctime at the write.
+  const time = Math.max(signature.mtimeMs, signature.ctimeMs);
+  return time > statAt - (time % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
 }
 
 /** Files read at once (reads overlap their I/O waits; parsing stays on this thread). */

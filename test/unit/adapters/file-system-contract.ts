@@ -187,7 +187,7 @@ export function describeFileSystemContract(label: string, subject: () => Promise
 
       it('describes links and special nodes by their signature kind in stat, scan and visitFiles; directories are not listed', async () => {
         await tree();
-        expect(await s.fs.stat(`${root}/dir/a.md`)).toEqual({ size: 5, mtimeMs: expect.any(Number), ino: expect.any(Number) });
+        expect(await s.fs.stat(`${root}/dir/a.md`)).toEqual({ size: 5, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) });
         expect(await s.fs.stat(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
         expect(await s.fs.stat(`${root}/dir/dangling`)).toMatchObject({ kind: 'symlink' });
         expect(await s.fs.stat(`${root}/dir/fifo`)).toMatchObject({ kind: 'other' });
