@@ -86,7 +86,7 @@ export class ItemStore {
 
   /**
    * Reads an item file and returns the parsed item, deep-frozen. The file stays the source of
-   * truth: its signature (size, mtime, inode; the same test the index uses to see edits made
+   * truth: its signature (size, mtime, inode, ctime; the same test the index uses to see edits made
    * outside pm) is checked, and the text is read again whenever it differs from the one the
    * remembered parse was read under. pm replaces item files by rename, so each of its writes
    * changes the inode. The signature is taken before the read, so a file replaced while it is
