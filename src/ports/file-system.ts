@@ -1,9 +1,33 @@
-/** What the tracker needs to know about a file to tell whether it changed. */
+/**
+ * What the tracker needs to know about a file to tell whether it changed. Taken without
+ * following a final symbolic link (lstat), so a link is described as itself.
+ */
 export interface FileSignature {
   readonly size: number;
   readonly mtimeMs: number;
   /** Changes on every atomic replace (temp file + rename), so a rewrite is always seen. */
   readonly ino: number;
+  /**
+   * The status change time: set by the kernel on every write and never settable by a caller,
+   * so an in-place edit whose modification time was put back (`touch -r`) is still seen.
+   */
+  readonly ctimeMs: number;
+  /**
+   * Absent for a regular file. Otherwise what the node is: a symbolic link, a directory, or
+   * 'other' (a FIFO, socket or device), which the tracker refuses to read or write through
+   * (docs/TRACKER.md "What pm reads and writes").
+   */
+  readonly kind?: 'symlink' | 'directory' | 'other';
+}
+
+/**
+ * How a file the tracker owns (an item, a history log, a task record) is read: a regular file
+ * only, never through a final symbolic link, never blocking on a FIFO, and at most `maxBytes`
+ * (checked before the body is read). A refusal throws RefusedFileError (docs/TRACKER.md "What
+ * pm reads and writes").
+ */
+export interface OwnFileRead {
+  readonly maxBytes: number;
 }
 
 export interface DirectoryEntry {
@@ -77,23 +101,39 @@ export type WatchListener = (name: string | undefined) => void;
  * logs, exclusive creation for ids, directory scans with change signatures, and a watch.
  */
 export interface FileSystem {
-  /** Reads a UTF-8 file, or undefined when it does not exist. */
-  readText(path: string): Promise<string | undefined>;
-  /** Reads bytes [start, end) of a UTF-8 file as text ('' past the end or when missing). */
-  readTextRange(path: string, start: number, end?: number): Promise<string>;
-  /** Replaces a file atomically: readers see the old or the new content, never a mix. */
+  /**
+   * Reads a UTF-8 file, or undefined when it does not exist. With `own`, only as a tracker
+   * file (see {@link OwnFileRead}); without it, as any file (config, guidance, exports).
+   */
+  readText(path: string, own?: OwnFileRead): Promise<string | undefined>;
+  /**
+   * Reads bytes [start, end) of a UTF-8 file as text ('' past the end or when missing). With
+   * `own`, only as a tracker file of at most `own.maxBytes` bytes (see {@link OwnFileRead}).
+   */
+  readTextRange(path: string, start: number, end?: number, own?: OwnFileRead): Promise<string>;
+  /**
+   * Replaces a file atomically: readers see the old or the new content, never a mix. Refused
+   * (RefusedFileError) when path is a symbolic link or a node other than a regular file.
+   */
   writeAtomic(path: string, content: string): Promise<void>;
-  /** Creates a file only when absent; false when it already exists. */
+  /** Creates a file only when absent (a link counts as present); false when it already exists. */
   createExclusive(path: string, content: string): Promise<boolean>;
-  /** Appends text (one write call) creating the file when absent. */
+  /**
+   * Appends text (one write call) creating the file when absent. Never through a symbolic link
+   * (dangling or not) and never into a node other than a regular file: RefusedFileError.
+   */
   append(path: string, content: string): Promise<void>;
   /** Removes a file; a missing file is not an error. */
   remove(path: string): Promise<void>;
-  /** The signature of a file, or undefined when it does not exist. */
+  /** The signature of a node (lstat: a final link is not followed), or undefined when it does not exist. */
   stat(path: string): Promise<FileSignature | undefined>;
   /** Whether a directory exists at path. */
   isDirectory(path: string): Promise<boolean>;
-  /** Files (not directories) directly in dir with their signatures; [] when dir is missing. */
+  /**
+   * The entries directly in dir other than directories, with their signatures (lstat): regular
+   * files, and links and special nodes marked by their signature's `kind`, so the tracker can
+   * name them instead of missing them; [] when dir is missing.
+   */
   scan(dir: string): Promise<DirectoryEntry[]>;
   /**
    * Calls `visit` with each file directly in dir and its signature, as {@link scan} lists them,

@@ -1,4 +1,5 @@
-import type { DirectoryEntry, DirectoryListing, FileNodeEntry, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
+import { RefusedFileError } from '../../domain/errors/index.js';
+import type { DirectoryEntry, DirectoryListing, FileNodeEntry, FileNodeInfo, FileSignature, FileSystem, OwnFileRead, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 import { MemoryNodeTree } from './memory-node-tree.js';
 
 interface Node {
@@ -7,6 +8,7 @@ interface Node {
   raw?: Uint8Array;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
 }
 
@@ -16,10 +18,12 @@ const encoder = new TextEncoder();
  * An in-memory FileSystem for unit tests and embedding. Paths are '/'-separated; directories
  * are implied by files and by ensureDir. Atomic writes get a fresh inode like a rename would.
  *
- * Symbolic links and special nodes (a FIFO or socket) exist for the link-free reads: they are
- * made with the `symlink` and `makeSpecial` test helpers, and only `inspect`, `listEntries` and
- * `readBytes` resolve them (links in leading path components are followed, as the kernel
- * would; a final link is reported, never followed). Every call that reads a body is counted in
+ * Symbolic links and special nodes (a FIFO or socket) are made with the `symlink` and
+ * `makeSpecial` test helpers. `inspect`, `listEntries` and `readBytes` resolve them (links in
+ * leading path components are followed, as the kernel would; a final link is reported, never
+ * followed); `stat` and `scan` describe them by their signature's `kind`, a tracker-file read
+ * (`own`), `append` and `writeAtomic` refuse them as the node adapter does, and any other read
+ * finds nothing there. Every call that reads a body is counted in
  * `bodyReads`, so a test can prove that a decision was taken from metadata alone.
  */
 export class MemoryFileSystem implements FileSystem {
@@ -37,35 +41,39 @@ export class MemoryFileSystem implements FileSystem {
     return this.reads;
   }
 
-  async readText(path: string): Promise<string | undefined> {
+  async readText(path: string, own?: OwnFileRead): Promise<string | undefined> {
     this.reads++;
+    if (own) this.refuseOwnRead(path, own);
     return this.files.get(path)?.content;
   }
 
-  async readTextRange(path: string, start: number, end?: number): Promise<string> {
+  async readTextRange(path: string, start: number, end?: number, own?: OwnFileRead): Promise<string> {
     this.reads++;
+    if (own) this.refuseOwnRead(path, own);
     const node = this.files.get(path);
     const bytes = node?.raw ?? encoder.encode(node?.content ?? '');
     return new TextDecoder().decode(bytes.slice(start, end));
   }
 
   async writeAtomic(path: string, content: string): Promise<void> {
+    this.refuseSpecial(path, 'replace');
     this.put(path, content, true);
   }
 
   async createExclusive(path: string, content: string): Promise<boolean> {
-    if (this.files.has(path)) return false;
+    if (this.files.has(path) || this.specialKind(path)) return false;
     this.put(path, content, true);
     return true;
   }
 
   async append(path: string, content: string): Promise<void> {
+    this.refuseSpecial(path, 'write');
     const node = this.files.get(path);
     this.put(path, (node?.content ?? '') + content, !node);
   }
 
   async remove(path: string): Promise<void> {
-    if (this.files.delete(path)) {
+    if (this.files.delete(path) || this.specialKind(path)) {
       this.tree.forget(path);
       this.notify(path);
     }
@@ -73,7 +81,9 @@ export class MemoryFileSystem implements FileSystem {
 
   async stat(path: string): Promise<FileSignature | undefined> {
     const node = this.files.get(path);
-    return node ? { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino } : undefined;
+    if (node) return { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino, ctimeMs: node.ctimeMs };
+    const kind = this.specialKind(path);
+    return kind ? { size: 0, mtimeMs: 0, ino: Number(this.tree.infoOf(trim(path))!.id), ctimeMs: 0, kind } : undefined;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -86,6 +96,10 @@ export class MemoryFileSystem implements FileSystem {
     for (const path of this.files.keys()) {
       if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/')) continue;
       out.push({ name: path.slice(prefix.length), signature: (await this.stat(path))! });
+    }
+    for (const name of this.tree.childrenOf(trim(dir))) {
+      const path = `${prefix}${name}`;
+      if (this.specialKind(path)) out.push({ name, signature: (await this.stat(path))! });
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : 1));
   }
@@ -138,6 +152,15 @@ export class MemoryFileSystem implements FileSystem {
     this.put(path, new TextDecoder().decode(bytes), true, bytes.slice());
   }
 
+  /**
+   * Test helper: rewrites a file in place (same inode) and puts its modification time back to
+   * `mtimeMs`, as an editor followed by `touch -r` would; its status change time moves on.
+   */
+  editInPlace(path: string, content: string, mtimeMs: number): void {
+    this.put(path, content, false);
+    this.files.get(path)!.mtimeMs = mtimeMs;
+  }
+
   /** Test helper: a symbolic link at `path` pointing at `target` (absolute, or relative to the link's directory). */
   symlink(target: string, path: string): void {
     const at = trim(path);
@@ -188,7 +211,8 @@ export class MemoryFileSystem implements FileSystem {
   private put(path: string, content: string, newInode: boolean, raw?: Uint8Array): void {
     const old = this.files.get(path);
     const size = raw ? raw.length : encoder.encode(content).length;
-    this.files.set(path, { content, ...(raw ? { raw } : {}), size, mtimeMs: ++this.tick, ino: newInode || !old ? this.nextIno++ : old.ino });
+    const at = ++this.tick;
+    this.files.set(path, { content, ...(raw ? { raw } : {}), size, mtimeMs: at, ctimeMs: at, ino: newInode || !old ? this.nextIno++ : old.ino });
     this.addDirs(parentOf(path));
     this.tree.addFile(path);
     this.notify(path);
@@ -204,6 +228,25 @@ export class MemoryFileSystem implements FileSystem {
     }
     // A new directory is an event in its parent, as mkdir is for a real watch (outermost first).
     for (const dir of created.reverse()) this.notify(dir);
+  }
+
+  /** 'symlink' or 'other' when path (unresolved) names a link or special node. */
+  private specialKind(path: string): 'symlink' | 'other' | undefined {
+    if (this.files.has(path)) return undefined;
+    const kind = this.tree.infoOf(trim(path))?.kind;
+    return kind === 'symlink' || kind === 'other' ? kind : undefined;
+  }
+
+  private refuseSpecial(path: string, doing: string): void {
+    const kind = this.specialKind(path);
+    if (kind === 'symlink') throw new RefusedFileError(path, 'symlink', `is a symbolic link, not a regular file; pm does not ${doing} it`);
+    if (kind) throw new RefusedFileError(path, 'not_a_regular_file', `is a FIFO, not a regular file; pm does not ${doing} it`);
+  }
+
+  private refuseOwnRead(path: string, own: OwnFileRead): void {
+    this.refuseSpecial(path, 'read');
+    const size = this.files.get(path)?.size ?? 0;
+    if (size > own.maxBytes) throw new RefusedFileError(path, 'too_large', `has ${size} bytes, above the ${own.maxBytes}-byte cap of such a file; pm does not read it`);
   }
 
   private infoOf(path: string): FileNodeInfo | undefined {

@@ -236,7 +236,7 @@ function mod(value: number): number {
 
 function sameFile(recorded: FileSignature | undefined, expected: FileSignature | null): boolean {
   if (expected === null || recorded === undefined) return expected === null && recorded === undefined;
-  return recorded.size === expected.size && recorded.mtimeMs === expected.mtimeMs && recorded.ino === expected.ino;
+  return recorded.size === expected.size && recorded.mtimeMs === expected.mtimeMs && recorded.ino === expected.ino && recorded.ctimeMs === expected.ctimeMs;
 }
 
 /** The filter as a predicate (the SQLite adapter's WHERE clause, condition for condition). */

@@ -1,7 +1,10 @@
+import { RefusedFileError } from '../../domain/errors/index.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import type { ReplayLedger } from '../../ports/replay-ledger.js';
 
 const TOKEN = /^[A-Za-z0-9._-]{1,128}$/;
+/** A marker holds one expiry time: a few bytes. */
+const MARKER_READ = Object.freeze({ maxBytes: 64 });
 
 /**
  * Used tokens as one empty-bodied marker file each under the tracker's git-ignored runtime area
@@ -27,9 +30,19 @@ export class FileReplayLedger implements ReplayLedger {
     if (++this.consumes % this.sweepEvery === 0) await this.sweep(now);
     const path = `${this.dir}/${token}`;
     if (await this.fs.createExclusive(path, `${expiresAt}\n`)) return true;
-    if (!this.expired(await this.fs.readText(path), now)) return false;
+    if (!this.expired(await this.marker(path), now)) return false;
     await this.fs.remove(path);
     return this.fs.createExclusive(path, `${expiresAt}\n`);
+  }
+
+  /** A marker's text; undefined (expired) for a link, special node or file too large to be one. */
+  private async marker(path: string): Promise<string | undefined> {
+    try {
+      return await this.fs.readText(path, MARKER_READ);
+    } catch (error) {
+      if (error instanceof RefusedFileError) return undefined;
+      throw error;
+    }
   }
 
   private expired(text: string | undefined, now: number): boolean {
@@ -40,9 +53,10 @@ export class FileReplayLedger implements ReplayLedger {
   }
 
   private async sweep(now: number): Promise<void> {
-    for (const { name } of await this.fs.scan(this.dir)) {
+    for (const { name, signature } of await this.fs.scan(this.dir)) {
       const path = `${this.dir}/${name}`;
-      if (this.expired(await this.fs.readText(path), now)) await this.fs.remove(path);
+      // Never opened: a link or special node is not a marker pm wrote, and is removed.
+      if (signature.kind || this.expired(await this.marker(path), now)) await this.fs.remove(path);
     }
   }
 }

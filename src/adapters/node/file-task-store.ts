@@ -1,9 +1,16 @@
+import { RefusedFileError } from '../../domain/errors/index.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Locker } from '../../ports/locker.js';
 import type { TaskRecord, TaskStore } from '../../ports/task-store.js';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const LOCK_TIMEOUT_MS = 10_000;
+/**
+ * The largest task record read: a task's result is at most one response, and a request body is
+ * capped at 64 MiB at most (PM_MCP_HTTP_MAX_BODY_BYTES); a larger file, a link or a FIFO under a
+ * task's name reads as no record (docs/TRACKER.md "What pm reads and writes").
+ */
+const TASK_RECORD_READ = Object.freeze({ maxBytes: 64 * 1024 * 1024 });
 
 /**
  * Task records as one JSON file each under the tracker's git-ignored runtime area
@@ -56,8 +63,8 @@ export class FileTaskStore implements TaskStore {
 
   async purgeExpired(now: number): Promise<number> {
     let purged = 0;
-    for (const { name } of await this.fs.scan(this.dir)) {
-      if (!name.endsWith('.json')) continue;
+    for (const { name, signature } of await this.fs.scan(this.dir)) {
+      if (!name.endsWith('.json') || signature.kind) continue;
       const record = await this.read(name.slice(0, -5));
       if (record && record.expiresAt <= now) {
         await this.fs.remove(this.path(record.taskId));
@@ -68,7 +75,14 @@ export class FileTaskStore implements TaskStore {
   }
 
   private async read(taskId: string): Promise<TaskRecord | undefined> {
-    const text = await this.fs.readText(this.path(taskId));
+    let text: string | undefined;
+    try {
+      text = await this.fs.readText(this.path(taskId), TASK_RECORD_READ);
+    } catch (error) {
+      // A link, FIFO or oversized file under a task's name is not a record pm wrote.
+      if (error instanceof RefusedFileError) return undefined;
+      throw error;
+    }
     if (text === undefined) return undefined;
     try {
       const record = JSON.parse(text) as TaskRecord;

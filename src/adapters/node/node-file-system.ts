@@ -1,7 +1,8 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, stat as statAsync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, stat as statAsync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
+import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, OwnFileRead, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.js';
+import { appendOwn, readOwn, refuseReplacing, signatureOf } from './own-file-io.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { processStartMs } from './process-start.js';
 
@@ -23,7 +24,8 @@ const SCAN_CHUNK = 2000;
 export class NodeFileSystem implements FileSystem {
   constructor(private readonly options: { durable?: boolean } = {}) {}
 
-  async readText(path: string): Promise<string | undefined> {
+  async readText(path: string, own?: OwnFileRead): Promise<string | undefined> {
+    if (own) return readOwn(path, own)?.toString('utf8');
     try {
       // Decoding the Buffer is ~3x faster than readFileSync(path, 'utf8') on node 20 for a large
       // file (the 100 MB index snapshot at 100k items) and no slower for small ones.
@@ -34,7 +36,8 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
-  async readTextRange(path: string, start: number, end?: number): Promise<string> {
+  async readTextRange(path: string, start: number, end?: number, own?: OwnFileRead): Promise<string> {
+    if (own) return readOwn(path, own, start, end)?.toString('utf8') ?? '';
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -54,10 +57,11 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async writeAtomic(path: string, content: string): Promise<void> {
+    refuseReplacing(path);
     const temp = `${path}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`;
     try {
       if (this.options.durable) {
-        const handle = await fsp.open(temp, 'w');
+        const handle = await fsp.open(temp, 'wx');
         try {
           await handle.writeFile(content, 'utf8');
           await handle.sync();
@@ -66,7 +70,7 @@ export class NodeFileSystem implements FileSystem {
         }
         await fsp.rename(temp, path);
       } else {
-        writeFileSync(temp, content, 'utf8');
+        writeFileSync(temp, content, { encoding: 'utf8', flag: 'wx' });
         renameSync(temp, path);
       }
     } catch (error) {
@@ -95,11 +99,11 @@ export class NodeFileSystem implements FileSystem {
 
   async append(path: string, content: string): Promise<void> {
     try {
-      appendFileSync(path, content, 'utf8');
+      appendOwn(path, content);
     } catch (error) {
       if (!isMissing(error)) throw error;
       mkdirSync(dirname(path), { recursive: true });
-      appendFileSync(path, content, 'utf8');
+      appendOwn(path, content);
     }
   }
 
@@ -112,8 +116,8 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileSignature | undefined> {
-    const s = statSync(path, { throwIfNoEntry: false });
-    return s ? { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino } : undefined;
+    const s = lstatSync(path, { throwIfNoEntry: false });
+    return s ? signatureOf(s) : undefined;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -144,8 +148,8 @@ export class NodeFileSystem implements FileSystem {
     for (let i = 0; i < names.length; i += SCAN_CHUNK) {
       for (let k = i; k < Math.min(names.length, i + SCAN_CHUNK); k++) {
         const name = names[k]!;
-        const s = statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (s?.isFile()) visit(name, { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
+        const s = lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
+        if (s && !s.isDirectory()) visit(name, signatureOf(s));
       }
       if (i + SCAN_CHUNK < names.length) await new Promise((resolve) => setImmediate(resolve));
     }

@@ -56,7 +56,7 @@ export class SqliteIndexApply {
       const related = new Set<string>();
       for (const change of list) {
         const id = change.kind === 'item' ? change.item.id : change.kind === 'problem' ? change.problem.id : change.id;
-        const current = this.stmt('SELECT size, mtime, ino, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; hash: number } | undefined;
+        const current = this.stmt('SELECT size, mtime, ino, ctime, hash FROM files WHERE id = ?').get(id) as { size: number; mtime: number; ino: number; ctime: number; hash: number } | undefined;
         if (change.expected !== undefined && !sameFile(current, change.expected)) continue;
         const parent = this.stmt('SELECT parent FROM items WHERE id = ?').pluck().get(id) as string | null | undefined;
         if (parent) related.add(parent);
@@ -70,7 +70,7 @@ export class SqliteIndexApply {
         else {
           const { signature, hash, racy } = change.file;
           const problem = change.kind === 'problem' ? change.problem.message : null;
-          this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
+          this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, ctime, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, signature.ctimeMs, hash, racy ? 1 : 0, problem);
           if (change.kind === 'item' && this.upsertItem(change.item)) touched.add(id);
           digest = modulo(digest + hash);
         }
@@ -216,7 +216,7 @@ function modulo(value: number): number {
   return value < 0 ? value + DIGEST_MODULUS : value >= DIGEST_MODULUS ? value - DIGEST_MODULUS : value;
 }
 
-function sameFile(recorded: { size: number; mtime: number; ino: number } | undefined, expected: FileSignature | null): boolean {
+function sameFile(recorded: { size: number; mtime: number; ino: number; ctime: number } | undefined, expected: FileSignature | null): boolean {
   if (expected === null || recorded === undefined) return expected === null && recorded === undefined;
-  return recorded.size === expected.size && recorded.mtime === expected.mtimeMs && recorded.ino === expected.ino;
+  return recorded.size === expected.size && recorded.mtime === expected.mtimeMs && recorded.ino === expected.ino && recorded.ctime === expected.ctimeMs;
 }

@@ -114,7 +114,7 @@ export class SqliteIndexBuild implements IndexBuild {
         const id = change.kind === 'item' ? change.item.id : change.problem.id;
         const { signature, hash, racy } = change.file;
         const problem = change.kind === 'problem' ? change.problem.message : null;
-        this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, hash, racy ? 1 : 0, problem);
+        this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, ctime, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, signature.ctimeMs, hash, racy ? 1 : 0, problem);
         this.digest = (this.digest + hash) % DIGEST_MODULUS;
         if (change.kind === 'item') this.insertItem(change.item, counted[n]!);
       });

@@ -3,7 +3,7 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 9;
+export const SQLITE_INDEX_SCHEMA = 10;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set;
@@ -26,7 +26,7 @@ export const SQLITE_INDEX_SCHEMA = 9;
 export const SQLITE_INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(
-  id TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, ino INTEGER NOT NULL,
+  id TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, ino INTEGER NOT NULL, ctime REAL NOT NULL,
   hash INTEGER NOT NULL, racy INTEGER NOT NULL, problem TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS files_racy ON files(racy) WHERE racy = 1;

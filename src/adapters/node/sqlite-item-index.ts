@@ -132,8 +132,8 @@ export class SqliteItemIndex implements ItemIndexStore {
 
   files(): Map<string, IndexedFile> {
     const out = new Map<string, IndexedFile>();
-    for (const [id, size, mtimeMs, ino, hash, racy] of this.stmt('SELECT id, size, mtime, ino, hash, racy FROM files').raw().iterate() as IterableIterator<[string, number, number, number, number, number]>) {
-      out.set(id, { signature: { size, mtimeMs, ino }, hash, racy: racy === 1 });
+    for (const [id, size, mtimeMs, ino, ctimeMs, hash, racy] of this.stmt('SELECT id, size, mtime, ino, ctime, hash, racy FROM files').raw().iterate() as IterableIterator<[string, number, number, number, number, number, number]>) {
+      out.set(id, { signature: { size, mtimeMs, ino, ctimeMs }, hash, racy: racy === 1 });
     }
     return out;
   }
@@ -146,18 +146,18 @@ export class SqliteItemIndex implements ItemIndexStore {
   compareFiles(scanned: ScannedFiles): FileComparison {
     const json = scanJson(scanned);
     const read = this.requireDb().transaction(() => {
-      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(CAST(? AS TEXT))) SELECT s.i, f.size, f.mtime, f.ino FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null][])
-        .map(([index, size, mtimeMs, ino]) => ({ index, expected: size === null ? null : { size, mtimeMs: mtimeMs!, ino: ino! } }));
-      const gone = (this.stmt('SELECT id, size, mtime, ino FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(CAST(? AS TEXT)))').raw().all(json) as [string, number, number, number][])
-        .map(([id, size, mtimeMs, ino]) => ({ id, expected: { size, mtimeMs, ino } }));
+      const changed = (this.stmt("WITH scan(i, id, hash) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(CAST(? AS TEXT))) SELECT s.i, f.size, f.mtime, f.ino, f.ctime FROM scan s LEFT JOIN files f ON f.id = s.id WHERE f.id IS NULL OR f.hash <> s.hash").raw().all(json) as [number, number | null, number | null, number | null, number | null][])
+        .map(([index, size, mtimeMs, ino, ctimeMs]) => ({ index, expected: size === null ? null : { size, mtimeMs: mtimeMs!, ino: ino!, ctimeMs: ctimeMs! } }));
+      const gone = (this.stmt('SELECT id, size, mtime, ino, ctime FROM files WHERE id NOT IN (SELECT value ->> 0 FROM json_each(CAST(? AS TEXT)))').raw().all(json) as [string, number, number, number, number][])
+        .map(([id, size, mtimeMs, ino, ctimeMs]) => ({ id, expected: { size, mtimeMs, ino, ctimeMs } }));
       return { changed, gone };
     });
     return read.deferred();
   }
 
   fileOf(id: string): IndexedFile | undefined {
-    const row = this.stmt('SELECT size, mtime, ino, hash, racy FROM files WHERE id = ?').raw().get(id) as [number, number, number, number, number] | undefined;
-    return row ? { signature: { size: row[0], mtimeMs: row[1], ino: row[2] }, hash: row[3], racy: row[4] === 1 } : undefined;
+    const row = this.stmt('SELECT size, mtime, ino, ctime, hash, racy FROM files WHERE id = ?').raw().get(id) as [number, number, number, number, number, number] | undefined;
+    return row ? { signature: { size: row[0], mtimeMs: row[1], ino: row[2], ctimeMs: row[3] }, hash: row[4], racy: row[5] === 1 } : undefined;
   }
 
   racy(): string[] {

@@ -88,3 +88,22 @@ export class StoreUnavailableError extends PmError {
   readonly reason = 'store_unavailable';
   readonly exitCode = EXIT.failure;
 }
+
+/** Why a tracker file was refused: a link, a node that is not a regular file, or over its cap. */
+export type FileRefusal = 'symlink' | 'not_a_regular_file' | 'too_large';
+
+/**
+ * A file pm reads or writes as its own (an item, a history log, a task record) is a symbolic
+ * link, a FIFO, device or other non-regular node, or larger than its cap, so pm neither opens
+ * it through the link nor blocks on it nor reads it whole; nothing was changed
+ * (docs/TRACKER.md "What pm reads and writes"). The reason names the refusal.
+ */
+export class RefusedFileError extends PmError {
+  readonly jsonRpcCode = PM_ERROR_CODES.corrupt;
+  readonly reason: FileRefusal;
+  readonly exitCode = EXIT.corrupt;
+  constructor(path: string, reason: FileRefusal, detail: string) {
+    super(`${path}: ${detail}`, { path, refusal: reason });
+    this.reason = reason;
+  }
+}

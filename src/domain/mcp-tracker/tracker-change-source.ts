@@ -69,7 +69,7 @@ export function pmItemVersion(signature: FileSignature | undefined): string {
 export const PM_ITEM_DELETED = 'deleted';
 
 function signatureKey(signature: FileSignature): string {
-  return `${signature.ino}:${signature.size}:${signature.mtimeMs}`;
+  return `${signature.ino}:${signature.size}:${signature.mtimeMs}:${signature.ctimeMs}`;
 }
 
 /** The notifications an item change implies (see the module comment); `version` names the state it produced. */

@@ -5,6 +5,7 @@ import type { IdSource } from '../../ports/id-source.js';
 import type { Locker } from '../../ports/locker.js';
 import { readTrackerConfig } from '../tracker/config-file.js';
 import { digestOf } from '../tracker/digests.js';
+import { HISTORY_FILE_READ, ITEM_FILE_READ } from '../tracker/file-caps.js';
 import { encodeHistoryLine, verifyHistoryChain, type HistoryEntry } from '../tracker/history.js';
 import { parseItem, serializeItem } from '../tracker/item-codec.js';
 import type { Item } from '../tracker/item.js';
@@ -48,10 +49,11 @@ export async function repairIdCollisions(ports: IdCollisionPorts, paths: Tracker
   const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: 10_000 });
   try {
     const prefix = (await readTrackerConfig(ports.fs, paths)).idPrefix;
-    for (const { name } of await ports.fs.scan(paths.history)) {
-      if (!name.endsWith('.jsonl')) continue;
+    for (const { name, signature } of await ports.fs.scan(paths.history)) {
+      // A link or special node is pm validate's to report; it is neither read nor repaired.
+      if (!name.endsWith('.jsonl') || signature.kind) continue;
       const id = name.slice(0, -'.jsonl'.length);
-      const text = (await ports.fs.readText(paths.historyFile(id))) ?? '';
+      const text = (await ports.fs.readText(paths.historyFile(id), HISTORY_FILE_READ)) ?? '';
       const { roots } = verifyHistoryChain(text, id, (line) => digestOf(ports.hasher, line));
       if (roots.length < 2) continue;
       plans.push(...(await repairOne(ports, paths, id, text, prefix, actor)));
@@ -110,7 +112,7 @@ async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: strin
     });
   }
   const last = JSON.parse(lines[lines.length - 1]!) as HistoryEntry;
-  const current = await ports.fs.readText(paths.itemFile(id));
+  const current = await ports.fs.readText(paths.itemFile(id), ITEM_FILE_READ);
   const revision = current === undefined ? null : parseItem(current, paths.itemFile(id)).revision;
   const digestNow = current === undefined ? null : digestOf(ports.hasher, current);
   const note: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: id, actor, at: now, seq: last.seq + 1, revisionBefore: revision, revisionAfter: revision, digestBefore: digestNow, digestAfter: digestNow, patch: [], prev: digest(lines[lines.length - 1]!), ...{ detached } };
@@ -131,10 +133,10 @@ function replay(entries: readonly HistoryEntry[], newId: string, oldId: string, 
 
 async function referencing(fs: FileSystem, paths: TrackerPaths, id: string): Promise<Item[]> {
   const out: Item[] = [];
-  for (const { name } of await fs.scan(paths.items)) {
-    if (!name.endsWith('.md') || name === `${id}.md`) continue;
+  for (const { name, signature } of await fs.scan(paths.items)) {
+    if (!name.endsWith('.md') || name === `${id}.md` || signature.kind) continue;
     try {
-      const item = parseItem((await fs.readText(`${paths.items}/${name}`)) ?? '', name);
+      const item = parseItem((await fs.readText(`${paths.items}/${name}`, ITEM_FILE_READ)) ?? '', name);
       if (item.parent === id || item.blockedBy.includes(id) || item.related.includes(id)) out.push(item);
     } catch {
       // A file that does not parse is pm validate's to report.

@@ -16,7 +16,8 @@ function mix(h: number): number {
 }
 
 /**
- * A 48-bit hash of a file's name and signature (size, exact modification time, inode). The
+ * A 48-bit hash of a file's name and signature (size, exact modification and status change
+ * times, inode). The
  * derived index keeps the sum of its files' hashes, and a directory scan sums what it found:
  * equal sums mean every file still has the signature the index recorded (a sum is independent
  * of the order a directory lists its entries in, and updates in O(1) per changed file), so an
@@ -35,6 +36,9 @@ export function fileHash(name: string, sig: FileSignature): number {
   float[0] = sig.mtimeMs;
   a = mix(a ^ words[0]!);
   b = mix(Math.imul(b, 0x27d4eb2d) ^ words[1]!);
+  float[0] = sig.ctimeMs;
+  a = mix(Math.imul(a, 0x85ebca6b) ^ words[0]!);
+  b = mix(b ^ words[1]!);
   a = mix(a ^ (sig.size >>> 0) ^ Math.imul(Math.floor(sig.size / 4294967296), 0x9e3779b1));
   b = mix(Math.imul(b, 0x27d4eb2d) ^ (sig.ino >>> 0));
   a = mix(a ^ Math.floor(sig.ino / 4294967296) ^ b);

@@ -3,6 +3,7 @@ import type { Hasher } from '../../ports/hasher.js';
 import { CorruptDataError } from '../errors/index.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import { digestOf } from './digests.js';
+import { HISTORY_FILE_READ, refuseUnlessRegular } from './file-caps.js';
 import { encodeHistoryLine, verifyHistoryChain, type ChainFault, type HistoryEntry } from './history.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
@@ -87,7 +88,8 @@ export class HistoryLog {
   async verify(itemId: string): Promise<{ entries: HistoryEntry[]; faults: readonly ChainFault[] }> {
     const path = this.paths.historyFile(itemId);
     const sig = await this.fs.stat(path);
-    const text = sig ? await this.fs.readText(path) : undefined;
+    refuseUnlessRegular(path, sig);
+    const text = sig ? await this.fs.readText(path, HISTORY_FILE_READ) : undefined;
     if (!sig || text === undefined) return { entries: [], faults: [] };
     const result = verifyHistoryChain(text, itemId, (line) => digestOf(this.hasher, line));
     const lines = text.split('\n').filter((line) => line.length > 0);
@@ -109,7 +111,7 @@ export class HistoryLog {
 
   /** Every entry of an item's history, oldest first. */
   async read(itemId: string): Promise<HistoryEntry[]> {
-    const text = await this.fs.readText(this.paths.historyFile(itemId));
+    const text = await this.fs.readText(this.paths.historyFile(itemId), HISTORY_FILE_READ);
     if (text === undefined) return [];
     return text.split('\n').filter((line) => line.length > 0).map((line, index) => this.parse(line, itemId, index + 1));
   }
@@ -123,6 +125,7 @@ export class HistoryLog {
   async head(itemId: string): Promise<HistoryHead> {
     const path = this.paths.historyFile(itemId);
     const sig = await this.fs.stat(path);
+    refuseUnlessRegular(path, sig);
     if (!sig || sig.size === 0) return EMPTY;
     const cached = this.heads.get(itemId);
     if (cached && cached.size === sig.size && cached.ino === sig.ino) return cached;
@@ -135,11 +138,11 @@ export class HistoryLog {
 
   private async lastLine(path: string, size: number): Promise<string> {
     const start = Math.max(0, size - TAIL_BYTES);
-    let text = await this.fs.readTextRange(path, start, size);
+    let text = await this.fs.readTextRange(path, start, size, HISTORY_FILE_READ);
     let trimmed = text.replace(/\n+$/, '');
     let cut = trimmed.lastIndexOf('\n');
     if (cut < 0 && start > 0) {
-      text = (await this.fs.readText(path)) ?? '';
+      text = (await this.fs.readText(path, HISTORY_FILE_READ)) ?? '';
       trimmed = text.replace(/\n+$/, '');
       cut = trimmed.lastIndexOf('\n');
     }

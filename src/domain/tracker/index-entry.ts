@@ -70,5 +70,5 @@ export function toSummary(entry: IndexEntry): ItemSummary {
 }
 
 export function sameSignature(a: FileSignature, b: FileSignature): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.ctimeMs === b.ctimeMs;
 }

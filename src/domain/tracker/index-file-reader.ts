@@ -1,6 +1,7 @@
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexChange, IndexedFile } from '../../ports/item-index-store.js';
 import { PmError } from '../errors/index.js';
+import { ITEM_FILE_READ } from './file-caps.js';
 import { fileHash } from './file-hash.js';
 import { toIndexEntry } from './index-entry.js';
 import { parseItem } from './item-codec.js';
@@ -19,7 +20,9 @@ export const RACY_COARSE_MS = 2000;
 
 /** Whether a file with this signature, taken at `statAt`, might change unseen by its signature. */
 export function isRacy(signature: FileSignature, statAt: number): boolean {
-  return signature.mtimeMs > statAt - (signature.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
+  // The later of the two times: a write stamps both, and a restored mtime leaves ctime at the write.
+  const time = Math.max(signature.mtimeMs, signature.ctimeMs);
+  return time > statAt - (time % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
 }
 
 /** Files read at once (reads overlap their I/O waits; parsing stays on this thread). */
@@ -74,10 +77,12 @@ export class IndexFileReader {
   /** The index change for one file, read after its signature was taken at `statAt`. */
   async read(id: string, expected: FileSignature | null, signature: FileSignature, statAt: number): Promise<IndexChange> {
     const path = this.paths.itemFile(id);
-    const text = await this.fs.readText(path);
-    if (text === undefined) return { kind: 'gone', id, expected };
     const file = this.fileOf(id, signature, statAt);
     try {
+      // A link, FIFO or device under the item's name, or a file over the cap, is refused
+      // (RefusedFileError) and recorded as the file's problem like a parse error.
+      const text = await this.fs.readText(path, ITEM_FILE_READ);
+      if (text === undefined) return { kind: 'gone', id, expected };
       const item = parseItem(text, path);
       if (item.id !== id) throw new Error(`front matter id ${item.id} does not match the file name`);
       return { kind: 'item', item: toIndexEntry(item), file, expected };

@@ -4,6 +4,7 @@ import { BoundedCache } from '../util/bounded-cache.js';
 import { deepFreeze } from '../util/canonical-json.js';
 import { ListPrefixCache } from '../util/list-prefix-cache.js';
 import { digestOf } from './digests.js';
+import { ITEM_FILE_READ } from './file-caps.js';
 import { sameSignature } from './index-entry.js';
 import { inParseOrder, KEPT_LIST_ENTRIES, parseItem, serializeItem } from './item-codec.js';
 import type { Item } from './item.js';
@@ -69,7 +70,7 @@ export class ItemStore {
   async read(id: string): Promise<StoredItem | undefined> {
     const path = this.paths.itemFile(id);
     const signature = await this.fs.stat(path);
-    const text = signature ? await this.fs.readText(path) : undefined;
+    const text = signature ? await this.fs.readText(path, ITEM_FILE_READ) : undefined;
     if (text === undefined || !signature) return undefined;
     const known = this.parsedItems.get(id);
     if (known?.text === text) {
@@ -85,7 +86,7 @@ export class ItemStore {
 
   /**
    * Reads an item file and returns the parsed item, deep-frozen. The file stays the source of
-   * truth: its signature (size, mtime, inode; the same test the index uses to see edits made
+   * truth: its signature (size, mtime, inode, ctime; the same test the index uses to see edits made
    * outside pm) is checked, and the text is read again whenever it differs from the one the
    * remembered parse was read under. pm replaces item files by rename, so each of its writes
    * changes the inode. The signature is taken before the read, so a file replaced while it is
@@ -113,7 +114,7 @@ export class ItemStore {
     if (signature === undefined) return undefined;
     const known = this.parsedItems.get(id);
     if (known && sameSignature(known.signature, signature)) return known.item;
-    const text = await this.fs.readText(path);
+    const text = await this.fs.readText(path, ITEM_FILE_READ);
     if (text === undefined) return undefined;
     const item = known?.text === text ? known.item : deepFreeze(parseItem(text, path));
     this.parsedItems.set(id, { signature, text, item });

@@ -1,10 +1,11 @@
 import { unappliedTail } from './write-batch.js';
-import type { FileSystem } from '../../ports/file-system.js';
+import type { FileSignature, FileSystem, OwnFileRead } from '../../ports/file-system.js';
 import { periodicYield } from '../util/yield.js';
 import type { Hasher } from '../../ports/hasher.js';
-import { PmError } from '../errors/index.js';
+import { PmError, RefusedFileError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
 import { digestOf } from './digests.js';
+import { HISTORY_FILE_READ, ITEM_FILE_READ, refuseUnlessRegular } from './file-caps.js';
 import { findCycles } from './graph.js';
 import { verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
@@ -54,15 +55,20 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
   /** Item files that exist but do not parse: reported once, never as missing or dangling. */
   const unreadable = new Set<string>();
   const pause = periodicYield();
-  for (const { name } of await fs.scan(paths.items)) {
+  for (const { name, signature } of await fs.scan(paths.items)) {
     await pause();
     const file = `${paths.items}/${name}`;
     const id = name.replace(/\.md$/, '');
     if (!name.endsWith('.md') || !ITEM_ID_PATTERN.test(id)) {
-      add({ severity: 'warning', code: 'stray_file', file, message: `${file} is not an item file (<id>.md); pm ignores it` });
+      if (signature.kind) refusedFinding(file, signature, add);
+      else add({ severity: 'warning', code: 'stray_file', file, message: `${file} is not an item file (<id>.md); pm ignores it` });
       continue;
     }
-    const text = (await fs.readText(file)) ?? '';
+    const text = await readOwn(fs, file, id, signature, ITEM_FILE_READ, add);
+    if (text === undefined) {
+      unreadable.add(id);
+      continue;
+    }
     const marked = hasConflictMarkers(text);
     try {
       const item = parseItem(text, file);
@@ -113,13 +119,17 @@ function checkReferences(items: Map<string, { item: Item }>, unreadable: Readonl
 async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): Promise<void> {
   const withHistory = new Set<string>();
   const pause = periodicYield();
-  for (const { name } of await fs.scan(paths.history)) {
+  for (const { name, signature } of await fs.scan(paths.history)) {
     await pause();
-    if (!name.endsWith('.jsonl')) continue;
-    const id = name.slice(0, -'.jsonl'.length);
     const file = `${paths.history}/${name}`;
+    if (!name.endsWith('.jsonl')) {
+      if (signature.kind) refusedFinding(file, signature, add);
+      continue;
+    }
+    const id = name.slice(0, -'.jsonl'.length);
     withHistory.add(id);
-    const text = (await fs.readText(file)) ?? '';
+    const text = await readOwn(fs, file, id, signature, HISTORY_FILE_READ, add);
+    if (text === undefined) continue;
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
     if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
@@ -146,4 +156,34 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
   for (const id of items.keys()) {
     if (!withHistory.has(id)) add({ severity: 'warning', code: 'untracked_item', itemId: id, message: `${id} has no history yet (created outside pm); the next pm write adopts it` });
   }
+}
+
+/**
+ * A tracker file's text read as pm reads it (a regular file, no link, under its cap), or
+ * undefined after adding the finding that names why it was refused (docs/TRACKER.md "What pm
+ * reads and writes"): `symlink`, `not_a_regular_file` or `file_too_large`.
+ */
+async function readOwn(fs: FileSystem, file: string, id: string, signature: FileSignature, own: OwnFileRead, add: (f: ValidationFinding) => void): Promise<string | undefined> {
+  try {
+    refuseUnlessRegular(file, signature);
+    return (await fs.readText(file, own)) ?? '';
+  } catch (error) {
+    if (!(error instanceof RefusedFileError)) throw error;
+    add({ severity: 'error', code: findingCode(error), itemId: id, file, message: error.message });
+    return undefined;
+  }
+}
+
+/** The finding for a stray entry that is a link or a special node. */
+function refusedFinding(file: string, signature: FileSignature, add: (f: ValidationFinding) => void): void {
+  try {
+    refuseUnlessRegular(file, signature);
+  } catch (error) {
+    if (!(error instanceof RefusedFileError)) throw error;
+    add({ severity: 'error', code: findingCode(error), file, message: error.message });
+  }
+}
+
+function findingCode(error: RefusedFileError): string {
+  return error.reason === 'too_large' ? 'file_too_large' : error.reason;
 }

@@ -1,3 +1,4 @@
+import { RefusedFileError } from '../../../src/domain/errors/index.js';
 import type { FileSystem } from '../../../src/ports/file-system.js';
 
 /** What a FileSystem adapter's contract run needs: the adapter and ways to build a tree. */
@@ -178,6 +179,66 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       expect(await s.fs.inspect(`${root}/dir/link-to-dir/inner.md`)).toEqual(inner);
       expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: inner.id })).toEqual({ status: 'read', bytes: text('inner') });
       expect(await s.fs.readBytes(`${root}/dir/link-to-dir/inner.md`, { maxBytes: 100, id: other.id })).toEqual({ status: 'refused', reason: 'changed' });
+    });
+
+    describe('tracker files: regular files only, never through a link, never blocking', () => {
+      const own = { maxBytes: 16 };
+      const refusal = (reason: string) => expect.objectContaining({ constructor: RefusedFileError, reason });
+
+      it('describes links and special nodes by their signature kind in stat, scan and visitFiles; directories are not listed', async () => {
+        await tree();
+        expect(await s.fs.stat(`${root}/dir/a.md`)).toEqual({ size: 5, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) });
+        expect(await s.fs.stat(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
+        expect(await s.fs.stat(`${root}/dir/dangling`)).toMatchObject({ kind: 'symlink' });
+        expect(await s.fs.stat(`${root}/dir/fifo`)).toMatchObject({ kind: 'other' });
+        const scanned = Object.fromEntries((await s.fs.scan(`${root}/dir`)).map((e) => [e.name, e.signature.kind ?? 'file']));
+        expect(scanned).toEqual({ 'a.md': 'file', 'bom.md': 'file', empty: 'file', 'link-to-file': 'symlink', 'link-to-dir': 'symlink', dangling: 'symlink', fifo: 'other' });
+        const visited: Record<string, string> = {};
+        await s.fs.visitFiles(`${root}/dir`, (name, signature) => (visited[name] = signature.kind ?? 'file'));
+        expect(visited).toEqual(scanned);
+      });
+
+      it('reads a regular file under its cap, and nothing when it is missing', async () => {
+        await tree();
+        expect(await s.fs.readText(`${root}/dir/a.md`, own)).toBe('hello');
+        expect(await s.fs.readTextRange(`${root}/dir/a.md`, 1, 4, own)).toBe('ell');
+        expect(await s.fs.readText(`${root}/dir/nope.md`, own)).toBeUndefined();
+        expect(await s.fs.readTextRange(`${root}/dir/nope.md`, 0, 4, own)).toBe('');
+      });
+
+      it('refuses a link (to a file or dangling), a FIFO (at once) and a file over the cap', async () => {
+        await tree();
+        await s.writeBytes(`${root}/dir/big.md`, text('x'.repeat(17)));
+        await expect(s.fs.readText(`${root}/dir/link-to-file`, own)).rejects.toEqual(refusal('symlink'));
+        await expect(s.fs.readText(`${root}/dir/dangling`, own)).rejects.toEqual(refusal('symlink'));
+        await expect(s.fs.readTextRange(`${root}/dir/link-to-file`, 0, 3, own)).rejects.toEqual(refusal('symlink'));
+        await expect(s.fs.readText(`${root}/dir/fifo`, own)).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.readTextRange(`${root}/dir/fifo`, 0, 3, own)).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.readText(`${root}/dir/big.md`, own)).rejects.toEqual(refusal('too_large'));
+        expect(await s.fs.readText(`${root}/dir/big.md`, { maxBytes: 17 })).toBe('x'.repeat(17));
+      });
+
+      it('never appends through a link (nor creates its dangling target) nor into a FIFO', async () => {
+        await tree();
+        await expect(s.fs.append(`${root}/dir/link-to-file`, 'more')).rejects.toEqual(refusal('symlink'));
+        expect(await s.fs.readText(`${root}/outside.txt`)).toBe('secret!');
+        await expect(s.fs.append(`${root}/dir/dangling`, 'more')).rejects.toEqual(refusal('symlink'));
+        expect(await s.fs.stat(`${root}/nowhere`)).toBeUndefined();
+        await expect(s.fs.append(`${root}/dir/fifo`, 'more')).rejects.toEqual(refusal('not_a_regular_file'));
+        await s.fs.append(`${root}/dir/a.md`, '!');
+        expect(await s.fs.readText(`${root}/dir/a.md`)).toBe('hello!');
+      });
+
+      it('refuses to replace a link or a FIFO atomically, and creates nothing exclusively over a link', async () => {
+        await tree();
+        await expect(s.fs.writeAtomic(`${root}/dir/link-to-file`, 'new')).rejects.toEqual(refusal('symlink'));
+        await expect(s.fs.writeAtomic(`${root}/dir/dangling`, 'new')).rejects.toEqual(refusal('symlink'));
+        await expect(s.fs.writeAtomic(`${root}/dir/fifo`, 'new')).rejects.toEqual(refusal('not_a_regular_file'));
+        expect(await s.fs.readText(`${root}/outside.txt`)).toBe('secret!');
+        expect(await s.fs.stat(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
+        expect(await s.fs.createExclusive(`${root}/dir/dangling`, 'new')).toBe(false);
+        expect(await s.fs.stat(`${root}/nowhere`)).toBeUndefined();
+      });
     });
 
     it('watchTree reports changes at any depth with their relative path, until stopped; a missing dir is not watched', async () => {

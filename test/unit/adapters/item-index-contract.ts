@@ -18,7 +18,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-export const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n });
+export const sig = (n: number): FileSignature => ({ size: 100 + n, mtimeMs: 1_700_000_000_000 + n * 1.25, ino: 1000 + n, ctimeMs: 1_700_000_000_000 + n * 1.5 });
 
 export function entry(id: string, overrides: Partial<IndexedItem> = {}): IndexedItem {
   const title = overrides.title ?? `Title of ${id}`;

@@ -233,4 +233,12 @@ describe('NodeFileSystem', () => {
     await writeFile(Buffer.concat([Buffer.from(`${dir}/d/`), Buffer.from([0x66, 0xff])]), 'latin1 name');
     expect(await fs.listEntries(`${dir}/d`, { limit: 10 })).toEqual({ status: 'refused', reason: 'changed' });
   });
+  it('refuses a device as a tracker file (lstat before open), and a link to one, without reading a byte', async () => {
+    const dir = temp();
+    const own = { maxBytes: 1024 };
+    await expect(fs.readText('/dev/zero', own)).rejects.toMatchObject({ reason: 'not_a_regular_file', message: expect.stringContaining('a device') });
+    await symlink('/dev/zero', `${dir}/zero.md`);
+    await expect(fs.readText(`${dir}/zero.md`, own)).rejects.toMatchObject({ reason: 'symlink' });
+    await expect(fs.append('/dev/null', 'x')).rejects.toMatchObject({ reason: 'not_a_regular_file' });
+  });
 });

@@ -5,7 +5,7 @@ describe('a compact listing', () => {
   it('gives back every file added, in order, with its exact signature, past its first growth', () => {
     const added: DirectoryEntry[] = Array.from({ length: 3000 }, (_, k) => ({
       name: `pm-${k.toString(36).padStart(8, '0')}.md`,
-      signature: { size: k * 7, mtimeMs: 1_764_000_000_000 + k + 0.123456, ino: 2 ** 40 + k },
+      signature: { size: k * 7, mtimeMs: 1_764_000_000_000 + k + 0.123456, ino: 2 ** 40 + k, ctimeMs: 1_764_000_000_500 + k + 0.654321 },
     }));
     const listing = new CompactListing();
     for (const { name, signature } of added) listing.add(name, signature);
