@@ -1,3 +1,4 @@
+import { IndexResetError } from '../errors/index.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
@@ -23,6 +24,8 @@ const BUILD_BATCH = 32;
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
 export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
+/** How many times a check or a query starts again after the index was reset under it (IndexResetError). */
+const RESETS = 3;
 /** How long a process waits before looking again whether another one's build is done (ms). */
 const BUILD_WAIT_MS = 200;
 
@@ -70,6 +73,10 @@ export interface IndexSyncOptions {
  * swap), so a reader never overwrites a concurrent writer's newer record; a writer killed
  * between its file write and its index update left a signature mismatch that the next check
  * repairs.
+ *
+ * An index reset under a check or a query (the store found its file damaged and made it anew,
+ * or now keeps the index in memory: IndexResetError) starts them again over every file
+ * (docs/TRACKER.md "When the index is damaged or cannot be written").
  */
 export class IndexSync {
   private running: Promise<void> | undefined;
@@ -106,7 +113,7 @@ export class IndexSync {
    */
   refresh(): Promise<void> {
     if (!this.running) {
-      this.running = this.check().finally(() => {
+      this.running = this.checkAgainAfterReset().finally(() => {
         this.running = undefined;
       });
       return this.running;
@@ -116,6 +123,22 @@ export class IndexSync {
       () => this.afterQueued(),
     );
     return this.queued;
+  }
+
+  /**
+   * Refreshes, then answers `read` from the index; when the index is reset under the read
+   * (IndexResetError), refreshes again — every file checked — and reads again.
+   */
+  async query<T>(read: () => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await this.refresh();
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof IndexResetError) || attempt >= RESETS) throw error;
+        this.rescan = true;
+      }
+    }
   }
 
   /**
@@ -155,6 +178,17 @@ export class IndexSync {
   private afterQueued(): Promise<void> {
     this.queued = undefined;
     return this.refresh();
+  }
+
+  private async checkAgainAfterReset(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.check();
+      } catch (error) {
+        if (!(error instanceof IndexResetError) || attempt >= RESETS) throw error;
+        this.rescan = true;
+      }
+    }
   }
 
   private async check(): Promise<void> {
