@@ -19,7 +19,7 @@ import type {
   SearchTop,
   SearchTopQuery,
 } from '../../ports/item-index-store.js';
-import { indexFailure, indexFileDamage } from './sqlite-index-damage.js';
+import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
 
 /** The SQLite index as {@link HealingItemIndex} uses it: the store, its file, and dropping a damaged file. */
 export interface DiscardableItemIndex extends ItemIndexStore {
@@ -187,7 +187,7 @@ export class HealingItemIndex implements ItemIndexStore {
       return fn(this.sqlite);
     } catch (error) {
       this.heal(error);
-      throw new IndexResetError(`the index was reset under the call (${(error as Error).message}); the item files are read again`, { path: this.sqlite.path });
+      throw new IndexResetError(`the index was reset under the call (${failureText(error)}); the item files are read again`, { path: this.sqlite.path });
     }
   }
 
@@ -197,7 +197,7 @@ export class HealingItemIndex implements ItemIndexStore {
     if (failure === 'unwritable') return this.keepInMemory(error);
     let damage: string | undefined;
     try {
-      damage = failure === 'damage' ? `SQLite: ${(error as Error).message}` : failure === 'busy' ? indexFileDamage(this.sqlite.path) : undefined;
+      damage = failure === 'damage' ? failureText(error) : failure === 'busy' ? indexFileDamage(this.sqlite.path) : undefined;
     } catch (statError) {
       return this.heal(statError);
     }
@@ -221,9 +221,8 @@ export class HealingItemIndex implements ItemIndexStore {
       // Closing a database that cannot be written may fail too; nothing more is asked of it.
     }
     this.memory = this.inMemory();
-    const code = (error as { code?: unknown } | null)?.code;
     this.say(
-      `the index ${this.sqlite.path} cannot be used (${typeof code === 'string' ? `${code}: ` : ''}${(error as Error)?.message ?? String(error)}), ` +
+      `the index ${this.sqlite.path} cannot be written (${failureText(error)}), ` +
         'so this process keeps the index in memory and reads every item file (correct, but slower on large trackers)',
     );
   }

@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { IndexBuild, IndexOpening } from '../../ports/item-index-store.js';
-import { indexFailure, indexFileDamage } from './sqlite-index-damage.js';
+import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
 import { SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
@@ -73,7 +73,7 @@ export class SqliteIndexConnection {
       return { created: false };
     } catch (error) {
       if (indexFailure(error) !== 'damage') throw error;
-      return this.heal(`SQLite: ${(error as Error).message}`);
+      return this.heal(failureText(error));
     }
   }
 

@@ -9,14 +9,23 @@ const SQLITE_HEADER = 'SQLite format 3\0';
  * - `damage`: the file is not a usable database (corrupt, not a database, a directory, an I/O
  *   error reading it): it is made anew and rebuilt from the item files;
  * - `unwritable`: the file or its directory cannot be written (read-only file system or file,
- *   no permission, a full disk): the process keeps its index in memory instead;
+ *   no permission, a full disk, a runtime area that is not a directory): the process keeps its
+ *   index in memory instead;
  * - `busy`: another process holds the database's write lock (a real writer);
  * - `other`: anything else (a bug, not the file's fault), passed on as it is.
  */
 export type IndexFailure = 'damage' | 'unwritable' | 'busy' | 'other';
 
-const DAMAGE_CODES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'EISDIR', 'ENOTDIR'];
-const UNWRITABLE_CODES = ['SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_PERM', 'EROFS', 'ENOSPC', 'EACCES', 'EPERM', 'EDQUOT'];
+const DAMAGE_CODES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'EISDIR'];
+/** ENOTDIR: the runtime area itself is not a directory (a file in its place), which pm does not remove. */
+const UNWRITABLE_CODES = ['SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_PERM', 'EROFS', 'ENOSPC', 'EACCES', 'EPERM', 'EDQUOT', 'ENOTDIR'];
+
+/** How an index error is told in a warning: its message, with its code in front unless the message starts with it. */
+export function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
+}
 
 /** Classifies an error thrown by the SQLite driver or by node:fs on the index's files. */
 export function indexFailure(error: unknown): IndexFailure {

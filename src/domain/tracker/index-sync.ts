@@ -196,8 +196,9 @@ export class IndexSync {
     const opening = this.store.open();
     if (opening.created) {
       this.rescan = true;
-      // The JSON snapshot of earlier versions is never read again.
-      await this.fs.remove(`${this.paths.runtime}/index.json`);
+      // The JSON snapshot of earlier versions is never read again; one that cannot be removed
+      // (a read-only runtime area) is left where it is.
+      await this.fs.remove(`${this.paths.runtime}/index.json`).catch(() => undefined);
     }
     if (!this.options.watch) {
       const witness = this.options.witness;

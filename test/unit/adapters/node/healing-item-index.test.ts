@@ -145,7 +145,7 @@ describe('HealingItemIndex: a damaged index file is made anew', () => {
     corrupt = false;
     expect(store.open()).toEqual({ created: true, reason: 'missing' });
     expect(store.size()).toBe(0);
-    expect(lines).toEqual(['damaged: SQLite: injected SQLITE_CORRUPT']);
+    expect(lines).toEqual(['damaged: SQLITE_CORRUPT: injected SQLITE_CORRUPT']);
     store.close();
   });
 
@@ -178,7 +178,7 @@ describe('HealingItemIndex: an index that cannot be written gives way to the in-
       expect(store.get('pm-a1')?.id).toBe('pm-a1');
       expect(store.open()).toEqual({ created: false });
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`cannot be used (${code}: injected ${code}), so this process keeps the index in memory`);
+      expect(lines[0]).toContain(`cannot be written (${code}: injected ${code}), so this process keeps the index in memory`);
       store.close();
     });
   }
