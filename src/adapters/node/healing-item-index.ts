@@ -76,7 +76,7 @@ export class HealingItemIndex implements ItemIndexStore {
         else this.heal(error);
       }
     }
-    return this.memory.open();
+    return { ...this.memory.open(), own: true };
   }
 
   startBuild(): IndexBuild | 'busy' | 'replaced' {

@@ -92,6 +92,8 @@ export class IndexSync {
   private totalEvents = 0;
   private sweeps = 0;
   private lastSweepAt: number | undefined;
+  /** The last open found the index this process's own (IndexOpening.own). */
+  private own = false;
   private readonly reader: IndexFileReader;
   private readonly scan: IndexScan;
 
@@ -168,6 +170,15 @@ export class IndexSync {
     return { events: this.totalEvents, sweeps: this.sweeps, lastSweepAt: this.lastSweepAt };
   }
 
+  /**
+   * Whether the index this sync keeps fresh is this process's own (kept in memory because the
+   * shared one cannot be written), as of the last refresh: the index watcher then vouches for
+   * nothing (docs/TRACKER.md "When the index is damaged or cannot be written").
+   */
+  keepsOwnIndex(): boolean {
+    return this.own;
+  }
+
   /** Stops the watch (long-lived hosts on exit). */
   close(): void {
     this.stopWatch?.();
@@ -194,6 +205,7 @@ export class IndexSync {
   private async check(): Promise<void> {
     this.flushRecords();
     const opening = this.store.open();
+    this.own = opening.own === true;
     if (opening.created) {
       this.rescan = true;
       // The JSON snapshot of earlier versions is never read again; one that cannot be removed
@@ -201,7 +213,8 @@ export class IndexSync {
       await this.fs.remove(`${this.paths.runtime}/index.json`).catch(() => undefined);
     }
     if (!this.options.watch) {
-      const witness = this.options.witness;
+      // A witness keeps the shared index fresh: it can vouch for nothing this process keeps alone.
+      const witness = opening.own ? undefined : this.options.witness;
       if (witness && !opening.created && (await witness.vouch())) return;
       const files = await this.sweep();
       witness?.swept(files);
