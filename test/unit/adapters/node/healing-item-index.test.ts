@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
 import { HealingItemIndex } from '../../../../src/adapters/node/healing-item-index.js';
-import type { SqliteDatabase, SqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
+import type { SqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { sqliteOpener } from '../../../../src/adapters/node/sqlite-driver.js';
 import { SqliteItemIndex } from '../../../../src/adapters/node/sqlite-item-index.js';
 import { IndexResetError, LockTimeoutError } from '../../../../src/domain/errors/index.js';
+import { failingOpener } from '../../../support/failing-sqlite-opener.js';
 import { thrownBy } from '../../../support/thrown.js';
 import { useTempDir } from '../../../support/temp-dir.js';
 import { describeItemIndexContract, entry, put } from '../item-index-contract.js';
@@ -12,44 +13,6 @@ import { describeItemIndexContract, entry, put } from '../item-index-contract.js
 const dir = useTempDir('pm-healing-index-');
 
 describeItemIndexContract('HealingItemIndex over SQLite', async () => new HealingItemIndex(new SqliteItemIndex(`${dir()}/runtime/index.sqlite`), () => new MemoryItemIndex(), () => undefined));
-
-/** An SQLite error as the drivers throw it. */
-function sqliteError(code: string): Error {
-  return Object.assign(new Error(`injected ${code}`), { code });
-}
-
-/**
- * The runtime's opener whose databases fail every statement with `code` once `failing()` says so
- * (what a read-only file system, a full disk or a corrupt page make SQLite answer).
- */
-function failingOpener(code: string, failing: () => boolean): SqliteOpener {
-  const open = sqliteOpener();
-  return (path, timeoutMs) => {
-    const db = open(path, timeoutMs);
-    const check = () => {
-      if (failing()) throw sqliteError(code);
-    };
-    const wrapped: SqliteDatabase = {
-      prepare: (sql) => {
-        const statement = db.prepare(sql);
-        const guarded = {
-          get: (...params: unknown[]) => (check(), statement.get(...params)),
-          all: (...params: unknown[]) => (check(), statement.all(...params)),
-          run: (...params: unknown[]) => (check(), statement.run(...params)),
-          iterate: (...params: unknown[]) => (check(), statement.iterate(...params)),
-          raw: () => (statement.raw(), guarded),
-          pluck: () => (statement.pluck(), guarded),
-        };
-        return guarded;
-      },
-      exec: (sql) => (check(), db.exec(sql)),
-      pragma: (sql, options) => (check(), db.pragma(sql, options)),
-      transaction: (fn) => db.transaction(fn),
-      close: () => db.close(),
-    };
-    return wrapped;
-  };
-}
 
 function healing(path: string, opener?: SqliteOpener, busyTimeoutMs?: number) {
   const lines: string[] = [];
