@@ -218,6 +218,13 @@ export interface IndexOpening {
    * no other process — the index watcher — can vouch that it is fresh.
    */
   readonly own?: boolean;
+  /**
+   * True when the store now reads another index than at its previous open (another process
+   * replaced the file, e.g. after finding it damaged): what this process followed meanwhile (its
+   * watch) says nothing of the new one, whose builder may have died before it was complete, so
+   * the caller checks every file.
+   */
+  readonly replaced?: boolean;
 }
 
 /**

@@ -60,6 +60,7 @@ export class SqliteIndexConnection {
     const damage = indexFileDamage(this.path, held);
     if (damage) return this.heal(damage);
     if (held) return { created: false };
+    const replaced = this.db !== undefined;
     this.closeDb();
     if (!sig) return this.create('missing');
     try {
@@ -70,7 +71,7 @@ export class SqliteIndexConnection {
         return { created: true, reason: 'schema' };
       }
       db.prepare('SELECT count(*) FROM files').get();
-      return { created: false };
+      return replaced ? { created: false, replaced: true } : { created: false };
     } catch (error) {
       if (indexFailure(error) !== 'damage') throw error;
       return this.heal(failureText(error));

@@ -206,6 +206,7 @@ export class IndexSync {
     this.flushRecords();
     const opening = this.store.open();
     this.own = opening.own === true;
+    if (opening.replaced) this.rescan = true;
     if (opening.created) {
       this.rescan = true;
       // The JSON snapshot of earlier versions is never read again; one that cannot be removed

@@ -51,7 +51,7 @@ describe('HealingItemIndex: a damaged index file is made anew', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     store.apply([put(entry('pm-a2'))]);
     // The holder finds another file at the path and reads that one.
-    expect(holder.open()).toEqual({ created: false });
+    expect(holder.open()).toEqual({ created: false, replaced: true });
     expect(holder.get('pm-a2')?.id).toBe('pm-a2');
     holder.close();
     store.close();

@@ -46,6 +46,23 @@ class ResettingIndex extends MemoryItemIndex {
   }
 }
 
+/** An index whose next open reads another file, which lacks one item (IndexOpening.replaced). */
+class ReplacedIndex extends MemoryItemIndex {
+  private replacedOnce = false;
+
+  replaceWithout(id: string): void {
+    this.apply([{ kind: 'gone', id }]);
+    this.replacedOnce = true;
+  }
+
+  override open() {
+    const opening = super.open();
+    if (!this.replacedOnce) return opening;
+    this.replacedOnce = false;
+    return { ...opening, replaced: true };
+  }
+}
+
 async function trackerOver(index: ItemIndexStore, watch = false) {
   const fs = new MemoryFileSystem();
   const clock = new ManualClock('2026-03-01T10:00:00.000Z');
@@ -97,6 +114,15 @@ describe('a query over an index reset under it', () => {
     index.armed.set('referrers', 0);
     await expect(tracker.delete(ids[0]!, { consent: async () => true })).rejects.toThrow(/still referenced by/);
     expect(index.resets).toBe(1);
+  });
+
+  it('checks every file again, while following a watch, when the store reads an index another process replaced', async () => {
+    const index = new ReplacedIndex();
+    const { tracker, ids } = await trackerOver(index, true);
+    expect((await tracker.list()).total).toBe(3);
+    // Another process made the file anew and died before it was complete: one item is missing from it.
+    index.replaceWithout(ids[2]!);
+    expect((await tracker.list()).items.map((item) => item.id).sort()).toEqual([...ids].sort());
   });
 
   it('gives up after a few resets in a row and says so', async () => {
