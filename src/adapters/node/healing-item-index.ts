@@ -72,7 +72,8 @@ export class HealingItemIndex implements ItemIndexStore {
       try {
         return this.sqlite.open();
       } catch (error) {
-        if (heals >= HEALS_PER_OPEN) this.keepInMemory(error);
+        // Made anew and still failing (a directory SQLite cannot create files in, say): keep it in memory; a bug is passed on.
+        if (heals >= HEALS_PER_OPEN && indexFailure(error) !== 'other') this.keepInMemory(error);
         else this.heal(error);
       }
     }
