@@ -95,7 +95,11 @@ export async function runIndexWatcher(container: Container, settings: Settings):
     socketPath: watcherSocketPath(paths.runtime),
     runtimeDir: paths.runtime,
     identity: watcherIdentity(root),
-    refresh: () => sync.refresh(),
+    refresh: async () => {
+      await sync.refresh();
+      // An index kept in this watcher's memory (the file cannot be written) is fresh for nobody else: the asker checks every file itself.
+      if (sync.keepsOwnIndex()) throw new Error('the index file cannot be written, so this watcher keeps the index in its memory and cannot vouch for the file');
+    },
     counters: () => sync.counters(),
     idleMs: settings.indexWatcherIdleMs,
     checkEveryMs: 1000,

@@ -10,6 +10,7 @@ import { NodeFileSystem } from '../adapters/node/node-file-system.js';
 import { NodeHasher } from '../adapters/node/node-hasher.js';
 import { MemoryItemIndex } from '../adapters/memory/memory-item-index.js';
 import { FirstUseItemIndex } from '../adapters/node/first-use-item-index.js';
+import { HealingItemIndex } from '../adapters/node/healing-item-index.js';
 import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
 import { DEFAULT_TUNING, SqliteItemIndex, type PageTuning } from '../adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
@@ -37,7 +38,7 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
   bind(IDS.ItemIndex)
     .toResolvedValue(
-      (root: string, mode: TrackerIndexMode, log: ProcessLog, s: Settings) => new FirstUseItemIndex(() => runtimeIndexStore(new TrackerPaths(root).indexDatabase, mode, log, s.indexDriver)),
+      (root: string, mode: TrackerIndexMode, log: ProcessLog, s: Settings) => new FirstUseItemIndex(() => runtimeIndexStore(new TrackerPaths(root).indexDatabase, mode, log, s.indexDriver, sqliteDriver, s.lockTimeoutMs)),
       [IDS.TrackerRoot, IDS.TrackerIndexMode, IDS.Log, IDS.Settings],
     )
     .inSingletonScope();
@@ -48,12 +49,21 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
  * the driver PM_INDEX_DRIVER names or the runtime has, or the in-memory index rebuilt from the
  * item files by every process — asked for (`memory`), or after one warning that says why no
  * driver loads (an ABI mismatch, a failed optional build) and how to fix it. Every command keeps
- * working either way, only slower on large trackers.
+ * working either way, only slower on large trackers. The SQLite index heals itself: a damaged
+ * file is made anew and rebuilt, and one that cannot be written (a read-only checkout, a full
+ * disk) gives way to the in-memory index with one warning (healing-item-index.ts;
+ * docs/TRACKER.md "When the index is damaged or cannot be written"); a statement waits for
+ * another process's write at most `lockTimeoutMs` (PM_LOCK_TIMEOUT_MS), like a write for the
+ * tracker's lock.
  */
-export function runtimeIndexStore(path: string, mode: TrackerIndexMode, log: ProcessLog, preference: Settings['indexDriver'], choose = sqliteDriver): ItemIndexStore {
+export function runtimeIndexStore(path: string, mode: TrackerIndexMode, log: ProcessLog, preference: Settings['indexDriver'], choose = sqliteDriver, lockTimeoutMs?: number): ItemIndexStore {
   if (preference === 'memory') return new MemoryItemIndex();
   const driver = choose(preference);
-  if (!(driver instanceof SqliteDriverUnavailableError)) return new SqliteItemIndex(path, driver.open, indexTuning(mode));
+  if (!(driver instanceof SqliteDriverUnavailableError)) {
+    const damaged = (reason: string) => log.line(`the index ${path} is damaged (${reason}), so pm makes it anew and rebuilds it from the item files`);
+    const sqlite = new SqliteItemIndex(path, driver.open, { ...indexTuning(mode), ...(lockTimeoutMs !== undefined ? { busyTimeoutMs: lockTimeoutMs } : {}) }, damaged);
+    return new HealingItemIndex(sqlite, () => new MemoryItemIndex(), (text) => log.line(text));
+  }
   log.line(noSqliteDriverWarning(driver, preference, 'so pm keeps the index in memory and reads every item file (correct, but slower on large trackers)'));
   return new MemoryItemIndex();
 }

@@ -212,6 +212,19 @@ export interface IndexOpening {
   /** True when there was no usable index (missing, corrupt, or of another schema) and an empty one was made. */
   readonly created: boolean;
   readonly reason?: 'missing' | 'corrupt' | 'schema';
+  /**
+   * True when this index is the process's own (kept in its memory because the shared one
+   * cannot be written: docs/TRACKER.md "When the index is damaged or cannot be written"), so
+   * no other process — the index watcher — can vouch that it is fresh.
+   */
+  readonly own?: boolean;
+  /**
+   * True when the store now reads another index than at its previous open (another process
+   * replaced the file, e.g. after finding it damaged): what this process followed meanwhile (its
+   * watch) says nothing of the new one, whose builder may have died before it was complete, so
+   * the caller checks every file.
+   */
+  readonly replaced?: boolean;
 }
 
 /**

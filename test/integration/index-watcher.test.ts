@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ChildProcesses, type Child } from '../support/child-processes.js';
 import { GitProject } from '../support/git-project.js';
@@ -136,6 +136,23 @@ describe('the index watcher (real processes, temp dirs)', () => {
     expect((await titles(p))[b]).toBe('on the other branch');
     await p.checkout('HEAD~2');
     expect(await titles(p)).toEqual({ [a]: 'alpha', [b]: 'bravo', [c]: 'charlie' });
+  });
+
+  it('an index truncated under a running watcher is made anew by the next query, and the watcher follows the new file', async () => {
+    const p = await project();
+    const a = await p.create('alpha');
+    const b = await p.create('bravo');
+    await p.commitAll('two items');
+    const watcher = await startWatcher(p);
+    expect(await titles(p)).toEqual({ [a]: 'alpha', [b]: 'bravo' });
+    truncateSync(`${p.dir}/.agents/pm/.runtime/index.sqlite`, 0);
+    expect(await titles(p)).toEqual({ [a]: 'alpha', [b]: 'bravo' });
+    // Changed outside pm after the repair: seen through the watcher, which checked every file of the new index.
+    const before = (await status(p)).status!.requests;
+    writeFileSync(file(p, a), retitle(readFileSync(file(p, a), 'utf8'), 'alpha', 'omega'));
+    expect(await titles(p)).toEqual({ [a]: 'omega', [b]: 'bravo' });
+    expect((await status(p)).status).toMatchObject({ pid: watcher.pid, requests: before + 2 });
+    expect(readFileSync(`${p.dir}/.agents/pm/.runtime/index.sqlite`).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
   });
 
   it('a watcher killed mid-run leaves a stale socket: the next query is exact and starts a new watcher; pm index stop ends it', async () => {

@@ -1,18 +1,24 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { IndexBuild, IndexOpening } from '../../ports/item-index-store.js';
-import { CORRUPT_CODES, SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
+import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
+import { SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
-/** How long a statement waits for another process's write to the database (ms). */
-const BUSY_TIMEOUT_MS = 15_000;
+/**
+ * How long a statement waits for another process's write to the database (ms) unless told: the
+ * default of PM_LOCK_TIMEOUT_MS, since both bound a wait for another pm writer (docs/TRACKER.md
+ * "The derived index", "When the index is damaged or cannot be written").
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * The SQLite index's database file and this process's connection to it (docs/TRACKER.md "The
- * derived index"): the index is derived, so a file that is missing or corrupt is made anew and
- * one of another schema version is emptied in place (other processes keep a valid file), and
- * the caller rebuilds it from the item files. WAL mode: readers never wait for a writer; commits
+ * derived index"): the index is derived, so a file that is missing or damaged (corrupt, not a
+ * database, a directory, truncated: sqlite-index-damage.ts) is made anew — also when this
+ * process had it open and valid — and one of another schema version is emptied in place (other
+ * processes keep a valid file), and the caller rebuilds it from the item files. WAL mode: readers never wait for a writer; commits
  * are not fsynced (synchronous=NORMAL). A file replaced under the process (another inode) is
  * reopened by the next {@link open}. Prepared statements are kept per connection, and whatever
  * the caller cached about the file is dropped with them (`forget`).
@@ -30,17 +36,31 @@ export class SqliteIndexConnection {
    * @param opener how to open it; default: this runtime's driver, loaded at the first open
    * @param forget drops what the caller cached about the database (called with every reset or close)
    * @param pageCacheKib SQLite's page cache of the connection in KiB (undefined: the driver's default)
+   * @param busyTimeoutMs how long a statement waits for another process's write (default {@link DEFAULT_BUSY_TIMEOUT_MS})
+   * @param damaged told why a damaged file is being made anew (the process says so once per damage)
    */
   constructor(
     readonly path: string,
     private readonly opener: SqliteOpener | undefined,
     private readonly forget: () => void,
     private readonly pageCacheKib?: number,
+    private readonly busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+    private readonly damaged: (reason: string) => void = () => undefined,
   ) {}
 
+  /**
+   * Opens the database, checking first that the file at the path can still be it (the header,
+   * not a directory, not truncated: one read of 16 bytes), so a process that holds a connection
+   * notices a file damaged under it instead of answering from its cached pages or waiting on the
+   * locks of a log that belongs to no database any more.
+   */
   open(): IndexOpening {
-    const sig = statSync(this.path, { throwIfNoEntry: false });
-    if (this.db && sig && sig.ino === this.ino) return { created: false };
+    const sig = lstatSync(this.path, { throwIfNoEntry: false });
+    const held = this.db !== undefined && sig !== undefined && sig.ino === this.ino;
+    const damage = indexFileDamage(this.path, held);
+    if (damage) return this.heal(damage);
+    if (held) return { created: false };
+    const replaced = this.db !== undefined;
     this.closeDb();
     if (!sig) return this.create('missing');
     try {
@@ -51,13 +71,22 @@ export class SqliteIndexConnection {
         return { created: true, reason: 'schema' };
       }
       db.prepare('SELECT count(*) FROM files').get();
-      return { created: false };
+      return replaced ? { created: false, replaced: true } : { created: false };
     } catch (error) {
-      if (!isCorruption(error)) throw error;
-      this.closeDb();
-      this.removeFiles();
-      return this.create('corrupt');
+      if (indexFailure(error) !== 'damage') throw error;
+      return this.heal(failureText(error));
     }
+  }
+
+  /**
+   * Drops a database found damaged by a statement (docs/TRACKER.md "When the index is damaged or
+   * cannot be written"): the connection is closed and the files removed, so the next
+   * {@link open} makes it anew and the caller rebuilds it.
+   */
+  discard(reason: string): void {
+    this.damaged(reason);
+    this.closeDb();
+    this.removeFiles();
   }
 
   /**
@@ -100,6 +129,12 @@ export class SqliteIndexConnection {
     this.closeDb();
   }
 
+  /** Removes a damaged file (whatever it is) with its log and makes the database anew. */
+  private heal(reason: string): IndexOpening {
+    this.discard(reason);
+    return this.create('corrupt');
+  }
+
   private create(reason: 'missing' | 'corrupt'): IndexOpening {
     mkdirSync(dirname(this.path), { recursive: true });
     const db = this.connect();
@@ -126,7 +161,7 @@ export class SqliteIndexConnection {
   }
 
   private connect(): SqliteDatabase {
-    const db = (this.opener ?? sqliteOpener())(this.path, BUSY_TIMEOUT_MS);
+    const db = (this.opener ?? sqliteOpener())(this.path, this.busyTimeoutMs);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -149,11 +184,6 @@ export class SqliteIndexConnection {
   }
 
   private removeFiles(): void {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true, recursive: true });
   }
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && CORRUPT_CODES.has(code);
 }

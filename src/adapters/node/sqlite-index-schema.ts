@@ -113,6 +113,3 @@ export const SQLITE_INDEX_COUNT_TABLES = ['item_counts', 'tag_counts'] as const;
 
 /** Every table of the schema, dropped when a database of another version is reset. */
 export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'word_columns', 'word_changes', 'comment_lines', 'comment_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;
-
-/** The SQLite error codes that mean the file is not a usable database. */
-export const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);

@@ -53,6 +53,11 @@ export interface PageTuning {
    * Pages it holds count in the process's memory; the file's pages stay in the OS's cache either way.
    */
   readonly pageCacheKib?: number;
+  /**
+   * How long a statement waits for another process's write, in ms (default
+   * DEFAULT_BUSY_TIMEOUT_MS of sqlite-index-connection.ts); the composition gives PM_LOCK_TIMEOUT_MS.
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 /** The tuning {@link SqliteItemIndex} uses unless given another. */
@@ -91,18 +96,20 @@ export class SqliteItemIndex implements ItemIndexStore {
    * @param path the database file (created with its directory when missing)
    * @param opener how to open it; default: this runtime's driver, loaded at the first open
    * @param tuning when a page walks the sort's index instead of sorting the matches
+   * @param damaged told why a damaged database file is being made anew
    */
   constructor(
     path: string,
     opener?: SqliteOpener,
     private readonly tuning: PageTuning = DEFAULT_TUNING,
+    damaged?: (reason: string) => void,
   ) {
     this.words = new SqliteWordSearch(
       (sql) => this.stmt(sql),
       () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
       this.tuning.changesPerColumn,
     );
-    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget(), this.tuning.pageCacheKib);
+    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget(), this.tuning.pageCacheKib, this.tuning.busyTimeoutMs, damaged);
     this.writes = new SqliteIndexApply(this.connection, this.words, () => {
       this.commits++;
     });
@@ -110,6 +117,16 @@ export class SqliteItemIndex implements ItemIndexStore {
 
   open(): IndexOpening {
     return this.connection.open();
+  }
+
+  /** The database file's path. */
+  get path(): string {
+    return this.connection.path;
+  }
+
+  /** Closes and removes a database a statement found damaged; the next {@link open} makes it anew (sqlite-index-connection.ts). */
+  discard(reason: string): void {
+    this.connection.discard(reason);
   }
 
   startBuild(): IndexBuild | 'busy' | 'replaced' {

@@ -1,4 +1,4 @@
-import { EXIT, INVALID_PARAMS, PM_ERROR_CODES, PmError } from './pm-error.js';
+import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PM_ERROR_CODES, PmError } from './pm-error.js';
 
 /** Input that breaks a rule: unknown status, bad priority, malformed argument. */
 export class ValidationError extends PmError {
@@ -106,4 +106,17 @@ export class RefusedFileError extends PmError {
     super(`${path}: ${detail}`, { path, refusal: reason });
     this.reason = reason;
   }
+}
+
+/**
+ * The derived index went away under a call: it was found damaged and removed, or it cannot be
+ * written and the process now keeps its index in memory (docs/TRACKER.md "When the index is
+ * damaged or cannot be written"). Nothing the call asked for was lost: the item files are the
+ * truth, and the index sync checks every file again and repeats the query; it reaches a caller
+ * only when the index keeps failing.
+ */
+export class IndexResetError extends PmError {
+  readonly jsonRpcCode = INTERNAL_ERROR;
+  readonly reason = 'index_reset';
+  readonly exitCode = EXIT.failure;
 }

@@ -1,3 +1,4 @@
+import { IndexResetError } from '../errors/index.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FileSignature, FileSystem } from '../../ports/file-system.js';
 import type { IndexFreshness } from '../../ports/index-freshness.js';
@@ -23,6 +24,8 @@ const BUILD_BATCH = 32;
 const PROGRESS_FROM = 1000;
 /** {@link IndexSyncOptions.watchOverflowAt} when the host names none. */
 export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
+/** How many times a check or a query starts again after the index was reset under it (IndexResetError). */
+const RESETS = 3;
 /** How long a process waits before looking again whether another one's build is done (ms). */
 const BUILD_WAIT_MS = 200;
 
@@ -70,6 +73,10 @@ export interface IndexSyncOptions {
  * swap), so a reader never overwrites a concurrent writer's newer record; a writer killed
  * between its file write and its index update left a signature mismatch that the next check
  * repairs.
+ *
+ * An index reset under a check or a query (the store found its file damaged and made it anew,
+ * or now keeps the index in memory: IndexResetError) starts them again over every file
+ * (docs/TRACKER.md "When the index is damaged or cannot be written").
  */
 export class IndexSync {
   private running: Promise<void> | undefined;
@@ -85,6 +92,8 @@ export class IndexSync {
   private totalEvents = 0;
   private sweeps = 0;
   private lastSweepAt: number | undefined;
+  /** The last open found the index this process's own (IndexOpening.own). */
+  private own = false;
   private readonly reader: IndexFileReader;
   private readonly scan: IndexScan;
 
@@ -106,7 +115,7 @@ export class IndexSync {
    */
   refresh(): Promise<void> {
     if (!this.running) {
-      this.running = this.check().finally(() => {
+      this.running = this.checkAgainAfterReset().finally(() => {
         this.running = undefined;
       });
       return this.running;
@@ -116,6 +125,22 @@ export class IndexSync {
       () => this.afterQueued(),
     );
     return this.queued;
+  }
+
+  /**
+   * Refreshes, then answers `read` from the index; when the index is reset under the read
+   * (IndexResetError), refreshes again — every file checked — and reads again.
+   */
+  async query<T>(read: () => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await this.refresh();
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof IndexResetError) || attempt >= RESETS) throw error;
+        this.rescan = true;
+      }
+    }
   }
 
   /**
@@ -145,6 +170,15 @@ export class IndexSync {
     return { events: this.totalEvents, sweeps: this.sweeps, lastSweepAt: this.lastSweepAt };
   }
 
+  /**
+   * Whether the index this sync keeps fresh is this process's own (kept in memory because the
+   * shared one cannot be written), as of the last refresh: the index watcher then vouches for
+   * nothing (docs/TRACKER.md "When the index is damaged or cannot be written").
+   */
+  keepsOwnIndex(): boolean {
+    return this.own;
+  }
+
   /** Stops the watch (long-lived hosts on exit). */
   close(): void {
     this.stopWatch?.();
@@ -157,16 +191,31 @@ export class IndexSync {
     return this.refresh();
   }
 
+  private async checkAgainAfterReset(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.check();
+      } catch (error) {
+        if (!(error instanceof IndexResetError) || attempt >= RESETS) throw error;
+        this.rescan = true;
+      }
+    }
+  }
+
   private async check(): Promise<void> {
     this.flushRecords();
     const opening = this.store.open();
+    this.own = opening.own === true;
+    if (opening.replaced) this.rescan = true;
     if (opening.created) {
       this.rescan = true;
-      // The JSON snapshot of earlier versions is never read again.
-      await this.fs.remove(`${this.paths.runtime}/index.json`);
+      // The JSON snapshot of earlier versions is never read again; one that cannot be removed
+      // (a read-only runtime area) is left where it is.
+      await this.fs.remove(`${this.paths.runtime}/index.json`).catch(() => undefined);
     }
     if (!this.options.watch) {
-      const witness = this.options.witness;
+      // A witness keeps the shared index fresh: it can vouch for nothing this process keeps alone.
+      const witness = opening.own ? undefined : this.options.witness;
       if (witness && !opening.created && (await witness.vouch())) return;
       const files = await this.sweep();
       witness?.swept(files);

@@ -160,8 +160,7 @@ export class TrackerMutations {
       throw new NotFoundError(`no item ${id}`, { itemId: id });
     }
     const item = stored.item;
-    await sync.refresh();
-    const referrers = index.referrers(id);
+    const referrers = await sync.query(() => index.referrers(id));
     if (referrers.length) throw new ConflictError(`${id} is still referenced by ${referrers.join(', ')}; remove those links first`, 'referenced', { itemId: id, referrers });
     await requireConsent(options.consent, { action: 'delete', itemId: id, title: item.title, message: `Delete ${id} "${item.title}"? The file is removed; its history is kept.` });
     return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;

@@ -49,25 +49,26 @@ export class TrackerQueries {
   async list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
     const { index, sync } = this.parts;
     await this.assertKnownFilters(query.status, query.type);
-    await sync.refresh();
-    const result = runListQuery(index, query);
-    return { ...result, items: withActiveBlockers(index, result.items), ...this.unreadable() };
+    return sync.query(() => {
+      const result = runListQuery(index, query);
+      return { ...result, items: withActiveBlockers(index, result.items), ...this.unreadable() };
+    });
   }
 
   async next(query: NextQuery = {}): Promise<NextResult & Unreadable> {
     const { index, sync, clock } = this.parts;
     await this.assertKnownFilters(undefined, query.type);
-    await sync.refresh();
-    const result = runNextQuery(index, query, new Date(clock.now()).toISOString());
-    const [item, ...alternatives] = withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]);
-    return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
+    return sync.query(() => {
+      const result = runNextQuery(index, query, new Date(clock.now()).toISOString());
+      const [item, ...alternatives] = withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]);
+      return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
+    });
   }
 
   async search(query: SearchQuery): Promise<SearchResult & Unreadable> {
     const { index, sync, store } = this.parts;
     await this.assertKnownFilters(query.status, undefined);
-    await sync.refresh();
-    const result = runSearchQuery(index, query);
+    const { result, unreadable } = await sync.query(() => ({ result: runSearchQuery(index, query), unreadable: this.unreadable() }));
     const terms = searchTerms(query.query);
     // The index keeps lowercased text; the snippets a person reads come from the item files.
     const results = await Promise.all(result.results.map(async (hit) => {
@@ -76,7 +77,8 @@ export class TrackerQueries {
       const snippet = item ? snippetIn([item.body, item.comments.map((c) => c.text).join('\n')], terms).snippet : undefined;
       return snippet === undefined ? hit : { ...hit, snippet };
     }));
-    return { ...result, results: withActiveBlockers(index, results), ...this.unreadable() };
+    // The blockers from the index once more: after a reset meanwhile they come from the rebuilt index.
+    return { ...result, results: await sync.query(() => withActiveBlockers(index, results)), ...unreadable };
   }
 
   async historyOf(id: string): Promise<HistoryEntry[]> {
@@ -102,12 +104,13 @@ export class TrackerQueries {
   async context(): Promise<TrackerContext> {
     const { index, sync, clock, paths } = this.parts;
     const config = await this.parts.ready();
-    await sync.refresh();
-    const now = new Date(clock.now()).toISOString();
-    const overview = index.overview(now);
-    const next = runNextQuery(index, {}, now);
-    const recent = withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items);
-    return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+    return sync.query(() => {
+      const now = new Date(clock.now()).toISOString();
+      const overview = index.overview(now);
+      const next = runNextQuery(index, {}, now);
+      const recent = withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items);
+      return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+    });
   }
 
   private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {

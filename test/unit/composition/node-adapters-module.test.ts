@@ -4,7 +4,7 @@ import { buildContainer } from '../../../src/composition/container.js';
 import { MemoryItemIndex } from '../../../src/adapters/memory/memory-item-index.js';
 import { FirstUseItemIndex } from '../../../src/adapters/node/first-use-item-index.js';
 import { SqliteDriverUnavailableError, type SqliteDriverPreference } from '../../../src/adapters/node/sqlite-driver.js';
-import { SqliteItemIndex } from '../../../src/adapters/node/sqlite-item-index.js';
+import { HealingItemIndex } from '../../../src/adapters/node/healing-item-index.js';
 import { indexTuning, runtimeIndexStore } from '../../../src/composition/node-adapters-module.js';
 import { packageDir } from '../../../src/composition/package-info.js';
 import { RUNTIME_SQLITE_DRIVERS } from '../../support/sqlite-drivers.js';
@@ -45,10 +45,10 @@ describe('the index store of the runtime', () => {
   beforeEach(() => (lines.length = 0));
   const unavailable = new SqliteDriverUnavailableError([{ name: 'better-sqlite3', reason: 'The module was compiled against\na different Node.js version' }], 'rebuild it');
 
-  it('is the SQLite index over the driver the runtime has, said nothing of', () => {
+  it('is the self-healing SQLite index over the driver the runtime has, said nothing of', () => {
     const asked: SqliteDriverPreference[] = [];
     const store = runtimeIndexStore(`${temp()}/index.sqlite`, { follow: 'check' }, log, 'auto', (preference = 'auto') => (asked.push(preference), RUNTIME_SQLITE_DRIVERS[0]!));
-    expect(store).toBeInstanceOf(SqliteItemIndex);
+    expect(store).toBeInstanceOf(HealingItemIndex);
     expect(store.open()).toEqual({ created: true, reason: 'missing' });
     store.close();
     expect({ asked, lines }).toEqual({ asked: ['auto'], lines: [] });

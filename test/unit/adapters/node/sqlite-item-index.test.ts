@@ -67,8 +67,8 @@ describe('SqliteItemIndex lifecycle', () => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     expect(store.open()).toEqual({ created: true, reason: 'missing' });
     expect(store.size()).toBe(0);
-    // The other connection still holds the deleted file; its next open moves to the new one.
-    expect(other.open()).toEqual({ created: false });
+    // The other connection still holds the deleted file; its next open moves to the new one (and says so: what it followed was of the old one).
+    expect(other.open()).toEqual({ created: false, replaced: true });
     store.apply([put(entry('pm-b1'))]);
     expect(other.get('pm-b1')?.id).toBe('pm-b1');
     store.close();

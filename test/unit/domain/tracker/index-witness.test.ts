@@ -110,7 +110,28 @@ describe('IndexSync with a freshness witness (one-shot processes)', () => {
     await new IndexSync(fs, clock, paths, index, { witness }).refresh();
     expect(index.size()).toBe(2);
   });
+
+  it('neither asks the witness nor tells it of sweeps while the index is the process\'s own (the shared one cannot be written)', async () => {
+    const fs = new CountingFileSystem();
+    const [a] = await seed(fs, 2);
+    const own = new OwnItemIndex();
+    let asked = 0;
+    const witness = new MemoryIndexFreshness(async () => void asked++, 0, () => async () => void asked++);
+    const oneShot = new IndexSync(fs, clock, paths, own, { witness });
+    await oneShot.refresh();
+    await retitle(fs, a!, 'changed by another process');
+    await oneShot.refresh();
+    expect(own.get(a!)?.title).toBe('changed by another process');
+    expect({ asked, sweeps: witness.sweeps, own: oneShot.keepsOwnIndex() }).toEqual({ asked: 0, sweeps: [], own: true });
+  });
 });
+
+/** An in-memory index that says it is the process's own, as the healing SQLite index does once the file cannot be written. */
+class OwnItemIndex extends MemoryItemIndex {
+  override open() {
+    return { ...super.open(), own: true };
+  }
+}
 
 /** A watch that can fail as a real one does (an error event, after which it delivers nothing). */
 class FailingWatchFileSystem extends CountingFileSystem {
