@@ -345,7 +345,8 @@ async function main() {
     mkdirSync(consumer);
     const consumerManifest = { name: 'pm-smoke-consumer', version: '1.0.0', private: true, ...betterSqliteDependency(prebuild) };
     writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(consumerManifest, null, 2)}\n`);
-    const npxArgs = ['--yes', '--offline', '--package', tarball, ...(prebuild.version ? ['--package', `better-sqlite3@${prebuild.version}`] : [])];
+    // On a Node that needs better-sqlite3, npx takes the consumer's (built from the local prebuild): offline, the cache holds its tarball but not the registry's answer for its name.
+    const npxArgs = ['--yes', '--offline', '--package', tarball, ...(prebuild.version ? ['--package', join(consumer, 'node_modules', 'better-sqlite3')] : [])];
     const bunxArgs = ['x', '--package', tarball];
     const installed = await check('npm install <tarball> into a fresh temp dir', () => run('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, timeoutMs: 720_000 }).then(() => consumer));
     const [npxReady, bunxReady] = await Promise.all([
@@ -406,7 +407,10 @@ async function main() {
         return `${pass} pass, 0 fail`;
       });
       await check('installed pm under Bun reads the index Node wrote (pm create with node, pm list with bun)', async () => {
-        await run(installedPm, ['create', 'Smoke item written under Node'], { cwd: project, timeoutMs: 60_000 });
+        const created = await run(installedPm, ['create', 'Smoke item written under Node'], { cwd: project, timeoutMs: 60_000 });
+        // The installed pm had a SQLite driver under Node (else it warns and keeps the index in memory).
+        assert(!created.stderr.includes('no SQLite driver'), `installed pm under Node: ${created.stderr.trim().slice(0, 400)}`);
+        assert(existsSync(join(project, '.agents', 'pm', '.runtime', 'index.sqlite')), 'installed pm under Node wrote no index.sqlite');
         const { stdout } = await run(bun.path, [join(installedPackage, 'bin', 'pm.cjs'), 'list'], { cwd: project, timeoutMs: 60_000 });
         const line = stdout.split('\n').find((l) => l.includes('Smoke item written under Node'));
         assert(line, `pm list under bun: ${stdout.trim().slice(0, 300)}`);

@@ -53,7 +53,7 @@ export interface SqliteRuntime {
 
 /**
  * No SQLite driver could load in this runtime (the index is then kept in memory: docs/TRACKER.md
- * "The derived index"). The message names each driver tried with its whole error, and the fix.
+ * "SQLite drivers"). The message names each driver tried with its whole error, and the fix.
  */
 export class SqliteDriverUnavailableError extends Error {
   constructor(
