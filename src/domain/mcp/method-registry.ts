@@ -30,8 +30,8 @@ export interface McpMethodDefinition<P = unknown> extends McpMethodSpec {
   headerSchemaOf?(params: McpRawParams): object | undefined;
   /**
    * Refusals the params parser cannot make alone (they need the registry: tools/call's strict
-   * arguments), run on the parsed params before a retry's state, an interceptor or the handler
-   * reads them; throws a typed -32602.
+   * arguments), run on the parsed params once the server is prepared and before a retry's
+   * state, an interceptor or the handler reads them; throws a typed -32602.
    */
   check?(params: P): void;
   handle(params: P, ctx: McpRequestContext): Promise<McpMethodOutcome> | McpMethodOutcome;
