@@ -64,12 +64,18 @@ function visitNewText(item: Item, previous: Item | undefined, check: Check): voi
   for (const [name, value] of Object.entries(item.custom)) {
     if (typeof value === 'string' && changed(value, previous?.custom[name])) check(`custom.${name}`, value, 'line');
   }
-  const comments = new Set(previous?.comments.map((c) => c.id) ?? []);
-  for (const comment of item.comments) {
-    if (comments.has(comment.id)) continue;
+  // Comments are appended: an entry still at its place (the same object) is not new, one past the
+  // previous end is; the earlier ids are gathered only for an entry that is neither.
+  let earlier: Set<string> | undefined;
+  item.comments.forEach((comment, index) => {
+    if (previous?.comments[index] === comment) return;
+    if (previous && index < previous.comments.length) {
+      earlier ??= new Set(previous.comments.map((c) => c.id));
+      if (earlier.has(comment.id)) return;
+    }
     check('comment', comment.text, 'text');
     check('comment.author', comment.author, 'line');
-  }
+  });
 }
 
 /**
