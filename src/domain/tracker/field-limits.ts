@@ -35,6 +35,8 @@ function codePointName(char: string): string {
 
 /** The problem of one text value, or undefined when it may be written. */
 export function textProblem(field: string, value: string, kind: 'line' | 'text', maxLength?: number): FieldLimitProblem | undefined {
+  // The item file's schema requires every text but the body and custom strings to be non-empty.
+  if (value.length === 0 && field !== 'body' && !field.startsWith('custom.')) return { field, message: `${field} must not be empty` };
   if (maxLength !== undefined && value.length > maxLength) return { field, message: `${field} is ${value.length} characters long; at most ${maxLength} are allowed` };
   const bad = (kind === 'line' ? CONTROL_IN_LINE : CONTROL_IN_TEXT).exec(value);
   if (bad) {

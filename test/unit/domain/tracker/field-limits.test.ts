@@ -64,6 +64,14 @@ describe('strict write: every mutation checks the text it sets', () => {
     expect((await tracker.get(item.id)).revision).toBe(1);
   });
 
+  it('refuses the empty text the item file cannot hold (an SDK caller setting assignee to ""), but not an empty body', async () => {
+    const { tracker } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'a', body: 'x' });
+    expect((await refusal(tracker.update(item.id, { assignee: '' }))).message).toBe('assignee must not be empty');
+    expect((await tracker.update(item.id, { body: '' })).item.body).toBe('');
+    expect((await tracker.get(item.id)).assignee).toBeUndefined();
+  });
+
   it('textProblem names the first offending character; within limits there is none', () => {
     expect(textProblem('title', 'fine title', 'line', 10)).toBeUndefined();
     expect(textProblem('body', 'a\n\tb\r\n', 'text')).toBeUndefined();
