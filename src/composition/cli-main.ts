@@ -5,6 +5,7 @@ import { NodeCliIo } from '../adapters/cli/node-cli-io.js';
 import { progressBar } from '../adapters/cli/progress-bar.js';
 import { runCli } from '../adapters/cli/run-cli.js';
 import { UsageError } from '../adapters/cli/usage-error.js';
+import { oneLine } from '../adapters/cli/render/text.js';
 import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
 import { initTracker } from '../domain/tracker/init.js';
 import { trackerRootFor } from '../domain/tracker/root-locator.js';
@@ -83,7 +84,7 @@ export function describeFailure(error: unknown): CliFailure {
 async function reportFailure(error: unknown, io: CliIo, how: { json: boolean; debug: boolean }): Promise<number> {
   const failure = describeFailure(error);
   const firstLine = failure.message.split('\n')[0] ?? '';
-  await io.writeError(how.json ? `${JSON.stringify(failure.json)}\n` : `pm: ${firstLine}\n`).catch(() => undefined);
+  await io.writeError(how.json ? `${JSON.stringify(failure.json)}\n` : `pm: ${oneLine(firstLine)}\n`).catch(() => undefined);
   if (how.debug && error instanceof Error && error.stack) await io.writeError(`${error.stack}\n`).catch(() => undefined);
   return failure.exitCode;
 }

@@ -254,6 +254,21 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       await endAndExit(c.proc);
     });
 
+    test('strict arguments from the first request of a fresh server: an unknown key and 100,000-deep arguments are -32602 on both paths', async () => {
+      const c = start();
+      const typo = { name: 'pm_create', arguments: { title: 'never written', idempotencyKy: 'k1' } };
+      const message = "Invalid arguments for pm_create: unknown argument 'idempotencyKy'; did you mean 'idempotencyKey'?";
+      expect((await c.request('tools/call', { ...typo, _meta: modernMeta() })).error).toMatchObject({ code: -32602, message });
+      expect((await c.request('tools/call', typo)).error).toMatchObject({ code: -32602, message });
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      c.proc.writeLine(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"pm_list","arguments":{"status":${deep}}}}`);
+      expect((await c.waitFor((m) => m.id === 'deep', 'the reply to the deep call')).error).toMatchObject({ code: -32602, data: { tool: 'pm_list', maxDepth: 32 } });
+      const list = await c.request('tools/call', { name: 'pm_list', arguments: { all: true }, _meta: modernMeta() });
+      expect(list.result).toMatchObject({ resultType: 'complete' });
+      expect(JSON.stringify(list.result)).not.toContain('never written');
+      await endAndExit(c.proc);
+    });
+
     test('trace context keys are honoured per request and never leak into another request', async () => {
       const c = start({ PM_ACTOR: 'env-actor' });
       const traced = {

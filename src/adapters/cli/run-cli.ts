@@ -1,6 +1,7 @@
 import { closest, parseCommandArgs, parseGlobalArgs, splitArgv } from './argv.js';
 import type { CliIo, CliServices, GlobalOptions } from './command.js';
 import { colorize } from './render/colors.js';
+import { neutralizeControls, oneLine } from './render/text.js';
 import { commandHelp, generalHelp } from './help.js';
 import { commandNames, findCommand } from './registry.js';
 import { UsageError } from './usage-error.js';
@@ -32,8 +33,10 @@ export async function runCli(argv: readonly string[], runtime: CliRuntime): Prom
   if (globals.help) return print(io, commandHelp(command));
   if (globals.version) return print(io, `${version}\n`);
   const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
-  for (const warning of outcome.warnings ?? []) await io.writeError(`pm: warning: ${warning}\n`);
-  await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : io.color ? colorize(outcome.human) : outcome.human);
+  for (const warning of outcome.warnings ?? []) await io.writeError(`pm: warning: ${oneLine(warning)}\n`);
+  // Item text never drives the terminal (docs/CLI.md "How it behaves"); --json stays exact (JSON escapes controls itself).
+  const human = globals.json ? '' : neutralizeControls(outcome.human);
+  await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : io.color ? colorize(human) : human);
   return outcome.exitCode ?? 0;
 }
 

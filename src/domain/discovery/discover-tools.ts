@@ -1,6 +1,6 @@
 import type { Hasher } from '../../ports/hasher.js';
 import type { JsonObject, McpToolDescriptor } from '../mcp/wire-types.js';
-import { nearestDeclaredKey } from '../mcp-tracker/tool-arguments.js';
+import { nearestDeclaredKey } from '../util/nearest-key.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { PM_DISCOVER_TOOL_NAME, PM_TOOL_DISCOVERY_LIMITS } from './discovery-capability.js';
 import { decodePmDiscoveryCursor, encodePmDiscoveryCursor, type PmDiscoveryCursorBinding } from './discovery-cursor.js';

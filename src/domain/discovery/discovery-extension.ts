@@ -7,6 +7,7 @@ import { buildMcpToolErrorBody, buildMcpToolResultBody, type McpCallToolParams }
 import type { McpRequestContext } from '../mcp/request-context.js';
 import type { PmMcpServerDescriptor } from '../mcp/server-descriptor.js';
 import type { PmMcpServerExtension } from '../mcp/server-extension.js';
+import { assertDeclaredToolArguments } from '../mcp/tool-argument-guard.js';
 import { assertMcpObjectSchema, type McpToolOutput } from '../mcp/tool-registry.js';
 import type { JsonObject, McpToolDescriptor } from '../mcp/wire-types.js';
 import { lazy } from '../util/lazy.js';
@@ -117,6 +118,7 @@ function registerPmToolDiscovery(methods: PmMcpMethodRegistry, server: PmMcpServ
     intercept: async (params, ctx, next) => {
       const call = params as McpCallToolParams;
       if (call.name !== PM_DISCOVER_TOOL_NAME) return next(params);
+      assertDeclaredToolArguments(tool, call.arguments); // strict arguments, as for every tool (docs/MCP.md)
       const parsed = tool.args.safeParse(call.arguments ?? {});
       if (!parsed.success) return { body: buildMcpToolErrorBody(argumentError(parsed.error.issues)) };
       const output = (await tool.handler(parsed.data, ctx)) as McpToolOutput;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpRequestContext } from '../mcp/request-context.js';
 import { toMcpToolDescriptor, type AnyMcpToolDefinition, type McpToolOutput } from '../mcp/tool-registry.js';
 import type { JsonObject, McpObjectSchema, McpToolDescriptor } from '../mcp/wire-types.js';
-import { mcpToolArguments, type McpToolCall } from '../mcp-tracker/tool-arguments.js';
+import { mcpToolArguments } from '../mcp-tracker/tool-arguments.js';
 import { PM_DISCOVER_TOOL_NAME, PM_TOOL_DISCOVERY_LIMITS } from './discovery-capability.js';
 import type { PmDiscoverToolsRequest, PmDiscoverToolsResult } from './discover-tools.js';
 
@@ -47,10 +47,9 @@ export function createPmDiscoverTool(answer: PmDiscoverAnswer): AnyMcpToolDefini
     inputSchema: { type: 'object', properties: PROPERTIES, additionalProperties: false } as McpObjectSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     args: mcpToolArguments(shape()),
-    handler(call: McpToolCall<PmDiscoverToolsRequest>, ctx: McpRequestContext): McpToolOutput {
-      const result = answer(call.args, ctx);
-      const data = call.warnings.length ? { ...result, warnings: [...call.warnings] } : result;
-      return { structuredContent: data as unknown as JsonObject, text: renderDiscovery(result, call.warnings) };
+    handler(args: PmDiscoverToolsRequest, ctx: McpRequestContext): McpToolOutput {
+      const result = answer(args, ctx);
+      return { structuredContent: result as unknown as JsonObject, text: renderDiscovery(result) };
     },
   };
 }
@@ -61,13 +60,12 @@ export function pmDiscoverToolDescriptor(tool: AnyMcpToolDefinition): McpToolDes
 }
 
 /** A readable summary (unused as model text when the result is canonical; kept for completeness of McpToolOutput). */
-function renderDiscovery(result: PmDiscoverToolsResult, warnings: readonly string[]): string {
+function renderDiscovery(result: PmDiscoverToolsResult): string {
   const lines = [
     result.tools.length ? `Found: ${result.tools.map((t) => t.name).join(', ')}` : 'No new tools returned.',
     ...(result.listed.length ? [`Already listed: ${result.listed.map((t) => t.name).join(', ')}`] : []),
     ...result.receipt.omitted.map((o) => `Omitted (${o.reason}): ${'names' in o ? o.names.join(', ') : 'name' in o ? o.name : o.count} (${o.recovery})`),
     `About ${result.receipt.estimatedTokens} tokens of ${result.receipt.tokenBudget}.${result.nextCursor ? ' More with cursor.' : ''}`,
-    ...warnings.map((w) => `Warning: ${w}`),
   ];
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@
  * composition layer builds pm-mcp from. Pure domain code over the Tracker and the FileSystem port.
  */
 export * from './tool-arguments.js';
+export { editDistance, nearestDeclaredKey } from '../util/nearest-key.js';
 export * from './consent.js';
 export { completeRequiredCustomFields, pmMcpCustomFieldsElicitation, PM_MCP_CUSTOM_FIELDS_INPUT } from './custom-field-elicitation.js';
 export * from './tool-kit.js';

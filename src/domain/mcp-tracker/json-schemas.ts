@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ITEM_ID_PATTERN } from '../tracker/item.js';
+import { MAX_TITLE_LENGTH } from '../tracker/field-limits.js';
 import type { JsonObject } from '../mcp/wire-types.js';
 import { lazy } from '../util/lazy.js';
 
@@ -15,7 +16,8 @@ import { lazy } from '../util/lazy.js';
 export const ITEM_ID_MAX_LENGTH = 29;
 /** Most entries a list argument may carry. */
 export const MAX_LIST_ARGUMENT = 50;
-export const MAX_TITLE = 500;
+/** The tracker's own title limit (docs/TRACKER.md "Field limits"). */
+export const MAX_TITLE = MAX_TITLE_LENGTH;
 export const MAX_BODY = 20_000;
 export const MAX_SHORT_TEXT = 200;
 export const MAX_TEXT = 10_000;

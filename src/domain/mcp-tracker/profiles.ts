@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nearestDeclaredKey } from './tool-arguments.js';
+import { nearestDeclaredKey } from '../util/nearest-key.js';
 
 /**
  * Tool profiles (docs/MCP.md "Running pm-mcp"): PM_MCP_PROFILE = core (default, a

@@ -13,7 +13,7 @@ import { mcpToolArguments } from './tool-arguments.js';
 /**
  * The frame every tracker tool is built in (2026-07-28 `server/tools`): a descriptor
  * with a bounded input schema and its zod twin side by side, an output schema, annotations,
- * tolerant argument parsing with unknown-key warnings, and results whose `structuredContent`
+ * strict argument parsing (docs/MCP.md "Strict arguments"), and results whose `structuredContent`
  * carries the data while the text is a short readable rendering (never a JSON dump; the legacy
  * path's duplicated JSON text is the core's business).
  */
@@ -63,7 +63,7 @@ export interface PmTrackerToolResult<O extends JsonObject = JsonObject> {
   readonly text: string;
   /** Set when data and text depend only on the arguments and this key (see McpToolOutput.memoKey). */
   readonly memoKey?: string;
-  /** What the tracker warned about a change that went through (listed with the argument warnings). */
+  /** What the tracker warned about a change that went through (`structuredContent.warnings`). */
   readonly warnings?: readonly string[];
 }
 
@@ -86,7 +86,7 @@ export interface PmTrackerToolSpec<S extends z.ZodRawShape> {
   run(args: z.output<z.ZodObject<S>>, ctx: McpRequestContext): Promise<PmTrackerToolResult>;
 }
 
-/** Problems with the call that did not stop it (unknown arguments); present only when there are some. */
+/** What the tracker warned about a change that went through (a blocked claim, somebody else's claim); present only when there are some. */
 const WARNINGS_SCHEMA: JsonObject = { type: 'array', items: { type: 'string' } };
 
 /**
@@ -103,7 +103,7 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
   const parsed = Object.keys(spec.shape);
   if (declared.join() !== parsed.join()) throw new RangeError(`tool ${spec.name}: JSON Schema properties (${declared.join()}) and zod shape (${parsed.join()}) differ`);
   for (const key of spec.required ?? []) if (!declared.includes(key)) throw new RangeError(`tool ${spec.name}: required argument ${key} is not declared`);
-  if ('warnings' in spec.output.properties) throw new RangeError(`tool ${spec.name}: structuredContent.warnings is reserved for argument warnings`);
+  if ('warnings' in spec.output.properties) throw new RangeError(`tool ${spec.name}: structuredContent.warnings is reserved for the tracker's warnings`);
   return {
     name: spec.name,
     title: spec.title,
@@ -113,9 +113,9 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
     annotations: annotationsFor(spec.effect, spec.idempotent),
     args: mcpToolArguments(spec.shape),
     ...(spec.longRunning ? { longRunning: true } : {}),
-    async handler(call: { args: z.output<z.ZodObject<S>>; warnings: readonly string[] }, ctx: McpRequestContext): Promise<McpToolOutput> {
-      const result = await spec.run(call.args, ctx);
-      const warnings = [...call.warnings, ...(result.warnings ?? [])];
+    async handler(args: z.output<z.ZodObject<S>>, ctx: McpRequestContext): Promise<McpToolOutput> {
+      const result = await spec.run(args, ctx);
+      const warnings = result.warnings ?? [];
       if (!warnings.length) return { structuredContent: result.data, text: result.text, ...(result.memoKey !== undefined ? { memoKey: result.memoKey } : {}) };
       return {
         structuredContent: { ...result.data, warnings },

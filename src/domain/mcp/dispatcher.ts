@@ -126,6 +126,8 @@ export class PmMcpDispatcher implements TransportPeer {
       throw new PmMcpInvalidParamsError(`Invalid params for ${ctx.method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
     }
     if (!this.prepared && method.beforeReady !== true) await this.prepare();
+    // After prepare: a check may read what preparing builds (the tracker's tools).
+    method.check?.(parsed.data);
     const asksForInput = ctx.era === 'modern' && method.interim?.includes('input_required') === true;
     if (asksForInput) await acceptMcpRetry(ctx, rest, this.options.requestStates);
     let invocation: McpInvocation;

@@ -16,6 +16,7 @@ export * from './discover.js';
 export * from './pagination.js';
 export * from './uri-template.js';
 export * from './tool-registry.js';
+export * from './tool-argument-guard.js';
 export * from './resource-registry.js';
 export * from './prompt-registry.js';
 export * from './server-descriptor.js';

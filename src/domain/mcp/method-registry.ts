@@ -28,6 +28,12 @@ export interface McpMethodDefinition<P = unknown> extends McpMethodSpec {
   scopeOf?(params: McpRawParams): OperationScope;
   /** The input schema whose `x-mcp-header` annotations select `Mcp-Param-*` headers (tools/call: the called tool's). */
   headerSchemaOf?(params: McpRawParams): object | undefined;
+  /**
+   * Refusals the params parser cannot make alone (they need the registry: tools/call's strict
+   * arguments), run on the parsed params once the server is prepared and before a retry's
+   * state, an interceptor or the handler reads them; throws a typed -32602.
+   */
+  check?(params: P): void;
   handle(params: P, ctx: McpRequestContext): Promise<McpMethodOutcome> | McpMethodOutcome;
 }
 

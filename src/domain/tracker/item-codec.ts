@@ -167,14 +167,47 @@ export function parseItem(text: string, source: string): Item {
  */
 const UNUSUAL_CHARACTERS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The general YAML parser (core schema, unique keys, no aliases). */
+/**
+ * How deeply the front matter may nest (docs/TRACKER.md "Field limits"): an item is at most
+ * three levels deep, and the YAML parser recurses once per level, so a file nested thousands of
+ * levels deep would overflow the stack instead of being reported as a corrupt item.
+ */
+export const MAX_FRONT_MATTER_NESTING = 256;
+
+/**
+ * The offset of the first line whose nesting (indentation, `- ` entries opened on the line, and
+ * open flow brackets) passes {@link MAX_FRONT_MATTER_NESTING}, or -1. An over-estimate for
+ * multi-line scalars, which is harmless: pm's own files never come near the limit.
+ */
+function tooDeepAt(front: string): number {
+  let flow = 0;
+  let offset = 0;
+  for (const line of front.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    if (/^[A-Za-z][A-Za-z0-9]*:/.test(line)) flow = 0; // a top-level key: a stray bracket in an earlier scalar is forgotten
+    const entries = /^(?:- +)*/.exec(line.slice(indent))![0].replace(/ /g, '').length;
+    let deepest = flow;
+    for (const char of line) {
+      if (char === '[' || char === '{') deepest = Math.max(deepest, ++flow);
+      else if ((char === ']' || char === '}') && flow > 0) flow--;
+    }
+    if (indent + entries + deepest > MAX_FRONT_MATTER_NESTING) return offset;
+    offset += line.length + 1;
+  }
+  return -1;
+}
+
+/** The general YAML parser (core schema, unique keys, no aliases), never recursing past {@link MAX_FRONT_MATTER_NESTING}. */
 function parseYaml(front: string, source: string): unknown {
-  const doc = parseDocument(front, { uniqueKeys: true, schema: 'core', prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) throw corrupt(source, `YAML error: ${error.message}`, positionIn(front, error.pos[0]));
+  const deep = tooDeepAt(front);
+  if (deep >= 0) throw corrupt(source, `YAML error: nested more than ${MAX_FRONT_MATTER_NESTING} levels deep`, positionIn(front, deep));
   try {
+    const doc = parseDocument(front, { uniqueKeys: true, schema: 'core', prettyErrors: false });
+    const error = doc.errors[0];
+    if (error) throw corrupt(source, `YAML error: ${error.message}`, positionIn(front, error.pos[0]));
     return doc.toJS({ maxAliasCount: 0 });
   } catch (error) {
+    if (error instanceof CorruptDataError) throw error;
     throw corrupt(source, `YAML error: ${(error as Error).message}`);
   }
 }

@@ -34,7 +34,8 @@ function buildItemSchemas() {
   }).strict();
   const frontMatter = z.object({
     id: itemId,
-    title: z.string().min(1).max(500),
+    // Lenient read: the length limit is a write rule (field-limits.ts); a longer title still reads.
+    title: z.string().min(1),
     type: z.string().min(1),
     status: z.string().min(1),
     priority: z.number().int().min(0).max(4),

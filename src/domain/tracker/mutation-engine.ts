@@ -3,6 +3,7 @@ import type { Locker } from '../../ports/locker.js';
 import { IdempotencyConflictError, StaleRevisionError } from '../errors/index.js';
 import { canonicalJson, deepFreeze } from '../util/canonical-json.js';
 import { digestOf } from './digests.js';
+import { assertWritableText } from './field-limits.js';
 import type { HistoryEntry } from './history.js';
 import { HistoryReconciler, type ReconcileDependencies } from './history-reconciler.js';
 import type { IdempotencyLedger } from './idempotency-ledger.js';
@@ -180,6 +181,8 @@ export class MutationEngine {
       return deepFreeze({ receipt: head ? toReceipt(head) : this.syntheticReceipt(request, current), item: current.item, replayed: false, changed: false });
     }
     const next = proposed ? { ...proposed, revision: (current?.item.revision ?? 0) + 1, updated: now, ...(current ? {} : { created: now }) } : null;
+    // Strict write (docs/TRACKER.md "Field limits"): whatever the entry point, nothing written fails pm's own read.
+    if (next) assertWritableText(next, current?.item);
     const receiptId = `rcpt-${this.deps.ids.randomBase36(12)}`;
     if (request.idempotencyKey && fingerprint) await ledger.intend(request.actor, request.idempotencyKey, fingerprint, { itemId, receiptId });
     const entry = await this.write(itemId, receiptId, request, current, next, now, fingerprint);

@@ -9,6 +9,7 @@ import { HISTORY_FILE_READ, ITEM_FILE_READ, refuseUnlessRegular } from './file-c
 import { findCycles } from './graph.js';
 import { verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
+import { itemLimitProblems } from './field-limits.js';
 import { assertItemAgainstConfig } from './item-rules.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
 import type { TrackerPaths } from './tracker-paths.js';
@@ -75,6 +76,9 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       if (marked) add({ severity: 'error', code: 'unresolved_conflict', itemId: id, file, message: `${file}: the body holds conflict markers (both branches edited the same lines); edit the body, keep what is right, remove the markers` });
       if (item.id !== id) add({ severity: 'error', code: 'id_mismatch', itemId: id, file, message: `${file} declares id ${item.id}; the file name says ${id}` });
       assertItemAgainstConfig(item, config);
+      for (const problem of itemLimitProblems(item)) {
+        add({ severity: 'error', code: 'field_limit', itemId: id, file, message: `${file}: ${problem.message}; pm reads the item, but writes only text within the limits: fix it with pm update (or pm edit)` });
+      }
       items.set(id, { item, digest: digestOf(hasher, text) });
     } catch (error) {
       if (marked) {

@@ -1,28 +1,28 @@
 import type { Item } from '../../../domain/tracker/item.js';
 import type { MutationResult } from '../../../domain/tracker/receipt.js';
-import { columns, indent, lines, shortTime } from './text.js';
+import { columns, indent, lines, oneLine, shortTime } from './text.js';
 
 /** The full, readable picture of one item (`pm get`). */
 export function renderItem(item: Item): string {
   const facts: string[][] = [
     ['type', item.type], ['status', item.status], ['priority', `P${item.priority}`], ['revision', String(item.revision)],
   ];
-  if (item.tags.length) facts.push(['tags', item.tags.join(', ')]);
+  if (item.tags.length) facts.push(['tags', oneLine(item.tags.join(', '))]);
   if (item.parent) facts.push(['parent', item.parent]);
-  if (item.assignee) facts.push(['assignee', item.assignee]);
-  if (item.claim) facts.push(['claim', `${item.claim.holder} until ${shortTime(item.claim.expiresAt)}`]);
+  if (item.assignee) facts.push(['assignee', oneLine(item.assignee)]);
+  if (item.claim) facts.push(['claim', `${oneLine(item.claim.holder)} until ${shortTime(item.claim.expiresAt)}`]);
   if (item.blockedBy.length) facts.push(['blocked by', item.blockedBy.join(', ')]);
   if (item.related.length) facts.push(['related', item.related.join(', ')]);
-  for (const [name, value] of Object.entries(item.custom)) facts.push([name, String(value)]);
+  for (const [name, value] of Object.entries(item.custom)) facts.push([name, oneLine(String(value))]);
   facts.push(['created', shortTime(item.created)], ['updated', shortTime(item.updated)]);
   const closure = item.closure ? [``, `${item.status === 'canceled' ? 'Canceled' : 'Closed'} ${shortTime(item.closure.at)} by ${item.closure.by}:`, indent(item.closure.evidence)] : [];
   return lines(
-    `${item.id}  ${item.title}`,
+    `${item.id}  ${oneLine(item.title)}`,
     columns(facts.map(([k, v]) => [`  ${k}:`, v!])),
     item.body.length > 0 && ['', indent(item.body)],
-    item.acceptance.length > 0 && ['', 'Acceptance criteria:', ...item.acceptance.map((c, i) => `  ${i + 1}. [${c.done ? 'x' : ' '}] ${c.text}`)],
-    item.files.length > 0 && ['', 'Files:', ...item.files.map((f) => `  ${f}`)],
-    item.tests.length > 0 && ['', 'Tests:', ...item.tests.map((t) => `  ${t}`)],
+    item.acceptance.length > 0 && ['', 'Acceptance criteria:', ...item.acceptance.map((c, i) => `  ${i + 1}. [${c.done ? 'x' : ' '}] ${oneLine(c.text)}`)],
+    item.files.length > 0 && ['', 'Files:', ...item.files.map((f) => `  ${oneLine(f)}`)],
+    item.tests.length > 0 && ['', 'Tests:', ...item.tests.map((t) => `  ${oneLine(t)}`)],
     closure,
     item.comments.length > 0 && ['', `Comments (${item.comments.length}):`, ...item.comments.flatMap((c) => [`  ${c.author}, ${shortTime(c.at)}:`, indent(c.text, '    ')])],
   );
@@ -34,7 +34,7 @@ export function renderItem(item: Item): string {
  */
 export function renderMutation(verb: string, result: MutationResult<Item | null>, detail = ''): string {
   const { receipt, item } = result;
-  const subject = item ? `${item.id} "${item.title}"` : receipt.itemId;
+  const subject = item ? `${item.id} "${oneLine(item.title)}"` : receipt.itemId;
   const at = item ? ` (revision ${item.revision})` : '';
   if (result.replayed) {
     return lines(`${verb} ${subject}${at}: replayed; idempotency key '${receipt.idempotencyKey ?? ''}' matched receipt ${receipt.receiptId}, nothing written`);

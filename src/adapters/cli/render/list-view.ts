@@ -2,18 +2,18 @@ import type { ItemSummary } from '../../../domain/tracker/index-entry.js';
 import type { ListResult } from '../../../domain/tracker/list-query.js';
 import type { NextResult } from '../../../domain/tracker/next-query.js';
 import type { SearchResult } from '../../../domain/tracker/search-query.js';
-import { columns, indent, lines, plural } from './text.js';
+import { columns, indent, lines, oneLine, plural } from './text.js';
 
 /** Item summaries as an aligned table: id, priority, status, type, title and markers. */
 export function summaryTable(items: readonly ItemSummary[], header = true): string[] {
-  const rows = items.map((s) => [s.id, `P${s.priority}`, s.status, s.type, `${s.title}${markers(s)}`]);
+  const rows = items.map((s) => [s.id, `P${s.priority}`, s.status, s.type, `${oneLine(s.title)}${markers(s)}`]);
   return columns(header ? [['ID', 'PRI', 'STATUS', 'TYPE', 'TITLE'], ...rows] : rows);
 }
 
 function markers(s: ItemSummary): string {
   const parts = [
-    s.tags.length ? `[${s.tags.join(', ')}]` : '',
-    s.claimHolder ? `(claimed by ${s.claimHolder})` : s.assignee ? `@${s.assignee}` : '',
+    s.tags.length ? `[${oneLine(s.tags.join(', '))}]` : '',
+    s.claimHolder ? `(claimed by ${oneLine(s.claimHolder)})` : s.assignee ? `@${oneLine(s.assignee)}` : '',
     activeBlockers(s).length ? `(blocked by ${activeBlockers(s).join(', ')})` : '',
   ].filter(Boolean);
   return parts.length ? `  ${parts.join(' ')}` : '';
@@ -50,7 +50,7 @@ export function renderList(result: ListResult): string {
 export function renderNext(result: NextResult): string {
   if (!result.item) return lines('Nothing is ready to start.', indent(result.rationale));
   return lines(
-    `Next: ${result.item.id}  P${result.item.priority}  ${result.item.title}`,
+    `Next: ${result.item.id}  P${result.item.priority}  ${oneLine(result.item.title)}`,
     indent(`why: ${result.rationale}`),
     result.alternatives.length > 0 && ['', 'Also ready:', ...summaryTable(result.alternatives, false).map((l) => `  ${l}`)],
     '',
@@ -63,7 +63,7 @@ export function renderSearch(result: SearchResult): string {
   if (result.results.length === 0) return lines('No matches.');
   const head = result.mode === 'any' ? 'No item contains every word; showing partial matches.' : undefined;
   const hits = result.results.flatMap((hit) => [
-    `${hit.id}  P${hit.priority}  ${hit.status.padEnd(11)}  ${hit.title}  (score ${hit.score}; in ${hit.matchedIn.join(', ')})`,
+    `${hit.id}  P${hit.priority}  ${hit.status.padEnd(11)}  ${oneLine(hit.title)}  (score ${hit.score}; in ${hit.matchedIn.join(', ')})`,
     ...(hit.snippet ? [indent(hit.snippet, '    ')] : []),
   ]);
   return lines(head, hits, '', `${result.results.length} of ${plural(result.total, 'match', 'matches')}`);

@@ -27,3 +27,28 @@ export function lines(...parts: (string | readonly string[] | false | undefined)
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
+
+/** Control characters a terminal would act on: C0 but line feed and tab, DEL, C1 (ESC and CSI among them). */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** The same plus line feed and tab, for text shown on one line (a title in a list row). */
+const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function visible(char: string): string {
+  return `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Readable text as the terminal may receive it (docs/CLI.md "How it behaves"): every control
+ * character a terminal would act on is shown as a visible escape (`\x1b`, `\x07`, `\x0d`), so
+ * item text read from a file — which pm's own writes keep free of them, but a hand edit need
+ * not — can never move the cursor, recolor or retitle the terminal. Line feeds and tabs stay:
+ * they are the layout. Applied to the finished text before pm adds its own colors.
+ */
+export function neutralizeControls(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, visible);
+}
+
+/** One-line text (a title, a tag) with line feeds and tabs shown as escapes too, so it cannot split a row. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_CONTROLS, visible);
+}

@@ -13,12 +13,14 @@ import type { AnyMcpToolDefinition, McpToolOutput, PmMcpToolRegistry } from '../
 import type { JsonObject, McpContentBlock } from '../wire-types.js';
 import { MCP_TOOLS_CALL_METHOD, MCP_TOOLS_LIST_METHOD } from './core-method-specs.js';
 import { registerMcpListMethod } from './list-method.js';
+import { assertDeclaredToolArguments, assertToolArgumentDepth } from '../tool-argument-guard.js';
 import { buildMcpCompatToolText } from './tool-result-compat.js';
 
 /**
  * `tools/list` and `tools/call` over a {@link PmMcpToolRegistry} (2026-07-28 `server/tools`).
- * Tool failures — argument validation and tracker errors — are `isError` results the model can
- * read; an unknown tool or malformed call params are protocol errors (-32602); protocol errors
+ * Tool failures — argument values the tool's schema refuses and tracker errors — are `isError`
+ * results the model can read; an unknown tool, malformed call params, an argument key the tool
+ * does not declare and arguments nested too deeply are protocol errors (-32602); protocol errors
  * thrown by a handler (e.g. -32021) and unexpected throws stay protocol errors.
  */
 
@@ -119,6 +121,14 @@ export function registerMcpToolMethods(methods: PmMcpMethodRegistry, server: PmM
     params: mcpCallToolParamsSchema,
     scopeOf: (params) => mcpToolCallScope(calledTool(tools, params)),
     headerSchemaOf: (params) => calledTool(tools, params)?.inputSchema,
+    // Strict arguments (docs/MCP.md "Strict arguments"), before a retry's state, an interceptor
+    // (pm_discover's) or the handler reads them: nothing recurses into hostile nesting, no key is dropped.
+    check(params) {
+      assertToolArgumentDepth(params.name, params.arguments);
+      const tool = tools.get(params.name);
+      // An extension's tool (pm_discover) checks its own keys; the handler refuses an unknown tool.
+      if (tool) assertDeclaredToolArguments(tool, params.arguments);
+    },
     async handle(params, ctx) {
       const tool = tools.get(params.name);
       if (!tool) throw new PmMcpInvalidParamsError(`Unknown tool: ${params.name}`, { name: params.name });

@@ -133,12 +133,12 @@ describe('pm_discover over the dispatcher', () => {
     expect(answer.receipt.estimatedTokens).toBe(estimatePmMcpJsonTokens(answer));
   });
 
-  test('invalid arguments are a tool error the model can read; unknown arguments are warnings', async () => {
+  test('invalid argument values are a tool error the model can read; unknown arguments are -32602', async () => {
     const bad = result(await call({ limit: 'many' }));
     expect(bad.isError).toBe(true);
     expect(bad.content![0]!.text).toContain('Invalid arguments for pm_discover');
-    const warned = result(await call({ need: 'close', colour: 'blue' }));
-    expect((warned.structuredContent!.result as { warnings: string[] }).warnings[0]).toContain("unknown argument 'colour'");
+    const unknown = await call({ need: 'close', colour: 'blue' });
+    expect(unknown.error).toMatchObject({ code: -32602, message: "Invalid arguments for pm_discover: unknown argument 'colour'; declared arguments: need, names, limit, tokenBudget, outputSchema, cursor", data: { unknown: ['colour'] } });
   });
 
   test('a foreign or malformed cursor is a protocol error, -32602', async () => {

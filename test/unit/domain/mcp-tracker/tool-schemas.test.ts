@@ -3,14 +3,12 @@ import { z } from 'zod';
 import {
   defineTrackerTool,
   editDistance,
-  MAX_ARGUMENT_WARNINGS,
   mcpToolArguments,
   nearestDeclaredKey,
   PM_MCP_TOOL_NAMES,
-  unknownArgumentWarning,
-  unknownArgumentWarnings,
 } from '../../../../src/domain/mcp-tracker/index.js';
-import type { JsonObject } from '../../../../src/domain/mcp/index.js';
+import { MAX_TOOL_ARGUMENT_DEPTH, unknownArgumentProblem, type JsonObject } from '../../../../src/domain/mcp/index.js';
+import { MODERN_META } from '../../../support/mcp-fake-server.js';
 import { checkJsonSchema2020 } from '../../../support/mcp-schema.js';
 import { schemaPortabilityFindings } from '../../../support/schema-portability.js';
 import { TrackerMcpHarness, type ToolResult } from '../../../support/mcp-tracker-harness.js';
@@ -145,38 +143,73 @@ describe('advertised tools', () => {
   });
 });
 
-describe('unknown arguments', () => {
+describe('strict arguments: unknown keys and deep nesting are -32602', () => {
   test('nearest declared key: typos, case and separators', () => {
     expect(editDistance('stauts', 'status')).toBe(1);
     expect(nearestDeclaredKey('stauts', ['id', 'status', 'title'])).toBe('status');
     expect(nearestDeclaredKey('expected_revision', ['id', 'expectedRevision'])).toBe('expectedRevision');
     expect(nearestDeclaredKey('Title', ['id', 'title'])).toBe('title');
     expect(nearestDeclaredKey('banana', ['id', 'status'])).toBeUndefined();
-    expect(unknownArgumentWarning('stauts', ['status'])).toBe("unknown argument 'stauts' ignored; did you mean 'status'?");
-    expect(unknownArgumentWarning('banana', ['id', 'status'])).toBe("unknown argument 'banana' ignored; declared arguments: id, status");
-    expect(unknownArgumentWarning('x', [])).toBe("unknown argument 'x' ignored; declared arguments: (none)");
-    const many = unknownArgumentWarnings(Array.from({ length: 9 }, (_, i) => `k${i}`), ['id']);
-    expect(many).toHaveLength(MAX_ARGUMENT_WARNINGS + 1);
-    expect(many.at(-1)).toBe('4 more unknown arguments ignored');
-    expect(unknownArgumentWarning('y'.repeat(100), ['id'])).toContain(`'${'y'.repeat(64)}…'`);
+    expect(unknownArgumentProblem('stauts', ['status'])).toBe("unknown argument 'stauts'; did you mean 'status'?");
+    expect(unknownArgumentProblem('banana', ['id', 'status'])).toBe("unknown argument 'banana'; declared arguments: id, status");
+    expect(unknownArgumentProblem('x', [])).toBe("unknown argument 'x'; declared arguments: (none)");
+    expect(unknownArgumentProblem('y'.repeat(100), ['id'])).toContain(`'${'y'.repeat(64)}…'`);
   });
 
-  test('the parser keeps declared arguments, drops the rest and reports them', () => {
+  test('the zod twin refuses undeclared keys too', () => {
     const parser = mcpToolArguments({ id: z.string(), status: z.string().optional() });
-    expect(parser.parse({ id: 'a', stauts: 'open' })).toEqual({ args: { id: 'a' }, warnings: ["unknown argument 'stauts' ignored; did you mean 'status'?"] });
-    expect(parser.parse({ id: 'a', status: 'open' })).toEqual({ args: { id: 'a', status: 'open' }, warnings: [] });
+    expect(parser.safeParse({ id: 'a', stauts: 'open' }).success).toBe(false);
+    expect(parser.parse({ id: 'a', status: 'open' })).toEqual({ id: 'a', status: 'open' });
     expect(parser.safeParse({ status: 'open' }).success).toBe(false);
   });
 
-  test.each(['modern', '2025-11-25'] as const)('%s: the call runs and the result carries the warning', async (era) => {
+  test.each(['modern', '2025-11-25', '2025-06-18'] as const)('%s: a misspelled guard is refused and nothing is written', async (era) => {
     const h = await TrackerMcpHarness.create();
-    await h.seed();
-    const result: ToolResult = await h.call('pm_list', { stauts: ['open'], limit: 1 }, era);
-    expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toMatchObject({ total: 4, warnings: ["unknown argument 'stauts' ignored; did you mean 'status'?"] });
-    if (era === 'modern') expect(text(result)).toMatch(/\nWarning: unknown argument 'stauts' ignored; did you mean 'status'\?$/);
-    else expect(JSON.parse(text(result))).toEqual(result.structuredContent);
+    const { a } = await h.seed();
+    const before = await h.tracker.get(a);
+    const send = (name: string, args: Record<string, unknown>) => (era === 'modern' ? h.modern('tools/call', { name, arguments: args }) : h.legacy('tools/call', { name, arguments: args }, era));
+    const comment = await send('pm_comment', { id: a, text: 'once', idempotencyKy: 'k1' });
+    expect(comment.error).toEqual({
+      code: -32602,
+      message: "Invalid arguments for pm_comment: unknown argument 'idempotencyKy'; did you mean 'idempotencyKey'?",
+      data: { tool: 'pm_comment', unknown: ['idempotencyKy'], suggestions: { idempotencyKy: 'idempotencyKey' }, declared: expect.arrayContaining(['id', 'text', 'idempotencyKey']) },
+    });
+    const update = await send('pm_update', { id: a, title: 'new', expectedRevison: before.revision });
+    expect(update.error).toMatchObject({ code: -32602, message: expect.stringContaining("unknown argument 'expectedRevison'; did you mean 'expectedRevision'?") });
+    expect(await h.tracker.get(a)).toEqual(before);
     expect(h.problems).toEqual([]);
+    expect(h.internalErrors).toEqual([]);
+  });
+
+  test('many unknown keys are named up to five, the rest counted', async () => {
+    const h = await TrackerMcpHarness.create();
+    const reply = await h.modern('tools/call', { name: 'pm_list', arguments: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`zz${i}`, 1])) });
+    expect(reply.error).toMatchObject({ code: -32602, data: { unknown: ['zz0', 'zz1', 'zz2', 'zz3', 'zz4'] } });
+    expect((reply.error as { message: string }).message).toMatch(/; 3 more unknown arguments$/);
+  });
+
+  test.each(['modern', 'legacy'] as const)('%s: arguments nested 100,000 deep are -32602, not -32603', async (era) => {
+    const h = await TrackerMcpHarness.create();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const meta = era === 'modern' ? `,"_meta":${JSON.stringify(MODERN_META)}` : '';
+    const out: string[] = [];
+    const frame = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pm_list","arguments":{"status":${deep}}${meta}}}`;
+    await h.connection.dispatch(frame, { facts: { kind: 'stdio' }, sink: { send: (message) => out.push(message.text) } });
+    expect(out.map((text) => JSON.parse(text) as unknown)).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid arguments for pm_list: nested more than ${MAX_TOOL_ARGUMENT_DEPTH} levels deep`, data: { tool: 'pm_list', maxDepth: MAX_TOOL_ARGUMENT_DEPTH } } },
+    ]);
+    expect(h.internalErrors).toEqual([]);
+  });
+
+  test('the depth limit is exact: the limit passes the guard, one more level does not', async () => {
+    const h = await TrackerMcpHarness.create();
+    const nested = (levels: number): unknown => (levels === 0 ? 'x' : [nested(levels - 1)]);
+    // arguments is level 1, so status holds MAX - 1 levels of arrays at the limit.
+    const atLimit = await h.modern('tools/call', { name: 'pm_list', arguments: { status: nested(MAX_TOOL_ARGUMENT_DEPTH - 1) } });
+    expect(atLimit.error).toBeUndefined();
+    expect((atLimit.result as unknown as ToolResult).isError).toBe(true); // refused by the schema's types, as an isError result
+    const over = await h.modern('tools/call', { name: 'pm_list', arguments: { status: nested(MAX_TOOL_ARGUMENT_DEPTH) } });
+    expect(over.error).toMatchObject({ code: -32602, data: { maxDepth: MAX_TOOL_ARGUMENT_DEPTH } });
   });
 
   test('a tool whose JSON Schema and zod shape disagree is refused when defined', () => {

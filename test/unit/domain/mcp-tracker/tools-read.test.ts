@@ -88,7 +88,7 @@ describe('pm_get', () => {
   test('a missing item is an isError result', async () => {
     expectToolError(await h.call('pm_get', { id: 'pm-zzzzzz' }), /no item pm-zzzzzz \(not_found\)/);
   });
-  test('a reused serialized result always matches the file: changes, arguments, warnings and eras', async () => {
+  test('a reused serialized result always matches the file: changes, arguments and eras', async () => {
     const first = await h.call('pm_get', { id: ids.a });
     expect(await h.call('pm_get', { id: ids.a })).toEqual(first);
     // A change through pm, and a hand edit of the file, are both seen at once.
@@ -98,15 +98,14 @@ describe('pm_get', () => {
     await h.env.fs.writeAtomic(path, (await h.env.fs.readText(path))!.replace('title: Renamed through pm', 'title: Renamed by hand'));
     const edited = await h.call('pm_get', { id: ids.a });
     expect((edited.structuredContent!.item as { title: string }).title).toBe('Renamed by hand');
-    // Other arguments, unknown ones (warnings), and the legacy era get their own results.
+    // Other arguments, unknown ones (refused, never memoized), and the legacy era get their own results.
     await h.tracker.comment(ids.a, 'one');
     await h.tracker.comment(ids.a, 'two');
     const one = await h.call('pm_get', { id: ids.a, comments: 1 });
     expect((one.structuredContent!.item as { comments: unknown[] }).comments).toHaveLength(1);
     expect((await h.call('pm_get', { id: ids.a, comments: 2 })).structuredContent!.item).toMatchObject({ comments: [{ text: 'one' }, { text: 'two' }] });
-    const warned = await h.call('pm_get', { id: ids.a, comments: 1, coments: 1 });
-    expect(warned.structuredContent!.warnings).toEqual([expect.stringContaining('coments')]);
-    expect((await h.call('pm_get', { id: ids.a, comments: 1 })).structuredContent).not.toHaveProperty('warnings');
+    expect((await h.modern('tools/call', { name: 'pm_get', arguments: { id: ids.a, comments: 1, coments: 1 } })).error).toMatchObject({ code: -32602, message: expect.stringContaining("did you mean 'comments'?") });
+    expect((await h.call('pm_get', { id: ids.a, comments: 1 })).structuredContent).toEqual(one.structuredContent);
     await h.initialize();
     const legacy = await h.call('pm_get', { id: ids.a, comments: 1 }, '2025-11-25');
     expect(JSON.parse(text(legacy))).toEqual(legacy.structuredContent);

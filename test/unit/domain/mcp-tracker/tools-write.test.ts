@@ -40,6 +40,16 @@ describe('pm_create', () => {
     expectToolError(await h.call('pm_create', { title: 'Orphan', parent: 'pm-nothere' }), /no item pm-nothere \(not_found\)/);
     expect((await h.tracker.list({ text: 'orphan' })).total).toBe(0);
   });
+  test('the tracker\'s field limits hold here as in the CLI: control characters are isError results naming the field', async () => {
+    const before = (await h.tracker.list({ all: true })).total;
+    expectToolError(await h.call('pm_create', { title: 'evil \u001b[31mred' }), /^title holds the control character U\+001B at position 6; .* \(invalid_input\)\n\{"field":"title"\}$/s);
+    expectToolError(await h.call('pm_create', { title: 'two\nlines' }), /control character U\+000A/);
+    expectToolError(await h.call('pm_create', { title: 'x'.repeat(501) }), /Invalid arguments for pm_create: title: Too big/);
+    expectToolError(await h.call('pm_comment', { id: ids.a, text: 'bell \u0007' }), /^comment holds the control character U\+0007/);
+    expect((await h.tracker.list({ all: true })).total).toBe(before);
+    expect((await h.tracker.get(ids.a)).comments).toEqual([]);
+    expect(data(await h.call('pm_comment', { id: ids.a, text: 'line one\n\tline two' })).changed).toBe(true);
+  });
 });
 
 describe('pm_update', () => {

@@ -64,11 +64,11 @@ describe('tools', () => {
     const out = await h.modern(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
     expect(out.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'echo: hi' }], structuredContent: { text: 'hi' }, _meta: serverInfoMeta });
   });
-  test('argument and tracker failures are isError results, not protocol errors', async () => {
+  test('argument value and tracker failures are isError results, not protocol errors; an undeclared argument is -32602', async () => {
     const bad = await h.modern(1, 'tools/call', { name: 'echo', arguments: { text: 5 } });
     expect(bad.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: expect.stringContaining('Invalid arguments for echo: text:') }] });
     const extra = await h.modern(2, 'tools/call', { name: 'echo', arguments: { text: 'a', other: 1 } });
-    expect(extra.result).toMatchObject({ isError: true });
+    expect(extra.error).toMatchObject({ code: -32602, message: "Invalid arguments for echo: unknown argument 'other'; declared arguments: text", data: { tool: 'echo', unknown: ['other'] } });
     const validation = await h.modern(3, 'tools/call', { name: 'fail', arguments: { kind: 'validation' } });
     expect(validation.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'priority must be 0-4 (invalid_input)\n{"field":"priority"}' }] });
     const conflict = await h.modern(4, 'tools/call', { name: 'fail', arguments: { kind: 'conflict' } });
