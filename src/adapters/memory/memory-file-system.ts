@@ -64,6 +64,13 @@ export class MemoryFileSystem implements FileSystem {
     this.put(path, (node?.content ?? '') + content, !node);
   }
 
+  async truncate(path: string, size: number): Promise<void> {
+    const node = this.files.get(path);
+    if (!node || node.size <= size) return;
+    const bytes = (node.raw ?? encoder.encode(node.content)).slice(0, size);
+    this.put(path, new TextDecoder().decode(bytes), false, node.raw ? bytes : undefined);
+  }
+
   async remove(path: string): Promise<void> {
     if (this.files.delete(path)) {
       this.tree.forget(path);

@@ -1,9 +1,10 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, stat as statAsync, watch as fsWatch, statSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, stat as statAsync, watch as fsWatch, statSync, truncateSync, unlinkSync, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { processStartMs } from './process-start.js';
+import { asStorageError, translated } from './storage-errors.js';
 
 // node:fs/promises is reached through `fs.promises`, loaded on first use: loading it costs a
 // process start ~2 ms, and most starts never scan or fsync (start-up time, docs/BENCHMARKS.md).
@@ -30,7 +31,7 @@ export class NodeFileSystem implements FileSystem {
       return readFileSync(path).toString('utf8');
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw error;
+      throw asStorageError(error, 'read', path);
     }
   }
 
@@ -40,7 +41,7 @@ export class NodeFileSystem implements FileSystem {
       fd = openSync(path, 'r');
     } catch (error) {
       if (isMissing(error)) return '';
-      throw error;
+      throw asStorageError(error, 'read', path);
     }
     try {
       const size = end ?? fstatSync(fd).size;
@@ -48,6 +49,8 @@ export class NodeFileSystem implements FileSystem {
       const buffer = Buffer.alloc(length);
       const bytesRead = length > 0 ? readSync(fd, buffer, 0, length, start) : 0;
       return buffer.subarray(0, bytesRead).toString('utf8');
+    } catch (error) {
+      throw asStorageError(error, 'read', path);
     } finally {
       closeSync(fd);
     }
@@ -71,11 +74,11 @@ export class NodeFileSystem implements FileSystem {
       }
     } catch (error) {
       await fsp.unlink(temp).catch(() => undefined);
-      if (isMissing(error)) {
-        await fsp.mkdir(dirname(path), { recursive: true });
+      if (isMissing(error) && !(await isDirectoryAt(dirname(path)))) {
+        await makeDirectory(dirname(path));
         return this.writeAtomic(path, content);
       }
-      throw error;
+      throw asStorageError(error, 'write', path);
     }
   }
 
@@ -85,11 +88,11 @@ export class NodeFileSystem implements FileSystem {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      if (isMissing(error)) {
-        await fsp.mkdir(dirname(path), { recursive: true });
+      if (isMissing(error) && !(await isDirectoryAt(dirname(path)))) {
+        await makeDirectory(dirname(path));
         return this.createExclusive(path, content);
       }
-      throw error;
+      throw asStorageError(error, 'create', path);
     }
   }
 
@@ -97,9 +100,17 @@ export class NodeFileSystem implements FileSystem {
     try {
       appendFileSync(path, content, 'utf8');
     } catch (error) {
-      if (!isMissing(error)) throw error;
-      mkdirSync(dirname(path), { recursive: true });
-      appendFileSync(path, content, 'utf8');
+      if (!isMissing(error) || (await isDirectoryAt(dirname(path)))) throw asStorageError(error, 'append to', path);
+      await makeDirectory(dirname(path));
+      await translated('append to', path, () => appendFileSync(path, content, 'utf8'));
+    }
+  }
+
+  async truncate(path: string, size: number): Promise<void> {
+    try {
+      truncateSync(path, size);
+    } catch (error) {
+      if (!isMissing(error)) throw asStorageError(error, 'cut back', path);
     }
   }
 
@@ -107,7 +118,7 @@ export class NodeFileSystem implements FileSystem {
     try {
       unlinkSync(path);
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (!isMissing(error)) throw asStorageError(error, 'remove', path);
     }
   }
 
@@ -152,7 +163,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async ensureDir(path: string): Promise<void> {
-    await fsp.mkdir(path, { recursive: true });
+    await makeDirectory(path);
   }
 
   async inspect(path: string): Promise<FileNodeInfo | undefined> {
@@ -234,6 +245,37 @@ function writerMayRun(pid: number, writtenMs: number): boolean {
   const started = processStartMs(pid);
   // /proc's start time is accurate to about a second.
   return started === undefined || started <= writtenMs + 1000;
+}
+
+async function isDirectoryAt(path: string): Promise<boolean> {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates a directory and its parents. Node's recursive mkdir reports ENOENT where the
+ * kernel refused to create a missing component (a read-only mount, a directory pm may not
+ * write): the first missing component is then created alone, which fails with the real reason.
+ */
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await fsp.mkdir(path, { recursive: true });
+  } catch (error) {
+    if (!isMissing(error)) throw asStorageError(error, 'create the directory', path);
+    let missing = path;
+    while (dirname(missing) !== missing && !(await isDirectoryAt(dirname(missing)))) missing = dirname(missing);
+    await translated('create the directory', missing, () => {
+      try {
+        mkdirSync(missing);
+      } catch (raced) {
+        if ((raced as NodeJS.ErrnoException).code !== 'EEXIST') throw raced;
+      }
+    });
+    await translated('create the directory', path, () => fsp.mkdir(path, { recursive: true }));
+  }
 }
 
 function isMissing(error: unknown): boolean {

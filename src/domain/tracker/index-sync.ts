@@ -140,6 +140,18 @@ export class IndexSync {
     this.store.apply(changes);
   }
 
+  /**
+   * The records of this process's writes could not be applied (the index file is damaged,
+   * unwritable or gone; docs/TRACKER.md "Mutations"): they are dropped, and the next refresh
+   * checks every file against the index instead of trusting a watch. The files are the source of
+   * truth and the written files' signatures differ from what the index recorded, so that check
+   * re-reads them — in this process or in any other — once the index can be written again.
+   */
+  markStale(): void {
+    this.pending.length = 0;
+    this.rescan = true;
+  }
+
   /** What this sync has seen: watch events and full checks of the directory (the watcher's status). */
   counters(): { events: number; sweeps: number; lastSweepAt: number | undefined } {
     return { events: this.totalEvents, sweeps: this.sweeps, lastSweepAt: this.lastSweepAt };

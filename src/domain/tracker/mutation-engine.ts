@@ -44,7 +44,7 @@ export interface MutationDependencies extends ReconcileDependencies {
   readonly fs: FileSystem;
   readonly locker: Locker;
   readonly ledger: IdempotencyLedger;
-  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords'>;
+  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords' | 'markStale'>;
   readonly idPrefix: string;
   readonly lockTimeoutMs: number;
 }
@@ -135,7 +135,8 @@ export class MutationEngine {
             const failed = [...entry.mutation.items].find((id) => this.batch.hasFailed(id));
             if (entry.outcome.ok && failed !== undefined) entry.outcome = { ok: false, error: this.batch.failure(failed) };
           }
-          index.flushRecords();
+          const indexFailure = this.recordInIndex();
+          if (indexFailure) for (const entry of done) if (entry.outcome.ok && entry.outcome.value.changed) entry.outcome = { ok: true, value: withWarning(entry.outcome.value, indexFailure) };
         } catch (error) {
           for (const entry of done) if (entry.outcome.ok) entry.outcome = { ok: false, error };
         } finally {
@@ -153,6 +154,22 @@ export class MutationEngine {
     }
   }
 
+  /**
+   * Applies the batch's index records. The index is derived: once the files are written the
+   * change is done, so a failure here never fails it (docs/TRACKER.md "Mutations"). The index is
+   * marked stale instead, and the warning returned says so.
+   */
+  private recordInIndex(): string | undefined {
+    try {
+      this.deps.index.flushRecords();
+      return undefined;
+    } catch (error) {
+      this.deps.index.markStale();
+      const why = error instanceof Error ? error.message : String(error);
+      return `the change is saved, but the derived index could not be updated (${why}); the next query checks every file and brings it up to date`;
+    }
+  }
+
   private async runLocked(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
     const { ledger, clock } = this.deps;
     const fingerprint = request.idempotencyKey ? digestOf(this.deps.hasher, canonicalJson({ op: request.op, itemId: request.itemId ?? null, params: request.params })) : undefined;
@@ -163,8 +180,11 @@ export class MutationEngine {
     const itemId = request.itemId ?? (await this.allocateId());
     if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
     const staged = this.batch.get(itemId);
-    // An item staged in this batch was verified and reconciled by its first mutation.
-    if (request.itemId !== undefined && !staged) await this.reconciler.assertVerified(itemId);
+    // An item staged in this batch was settled, verified and reconciled by its first mutation.
+    if (request.itemId !== undefined && !staged) {
+      await this.deps.history.settleTail(itemId);
+      await this.reconciler.assertVerified(itemId);
+    }
     const current = staged ? (staged.stored ?? undefined) : await this.reconciler.reconcile(itemId, request.actor);
     if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
       throw new StaleRevisionError(
@@ -188,7 +208,7 @@ export class MutationEngine {
       // The ledger names only receipts that are on disk.
       await this.batch.flush();
       if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
-      await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
+      await this.recordReceipt(request.actor, request.idempotencyKey, fingerprint, receipt);
     }
     return deepFreeze({ receipt, item: next, replayed: false, changed: true });
   }
@@ -215,11 +235,24 @@ export class MutationEngine {
       if (!written) return undefined;
       await this.reconciler.reconcile(prior.intent.itemId, actor);
       receipt = toReceipt(written);
-      await ledger.record(actor, key, fingerprint, receipt);
+      await this.recordReceipt(actor, key, fingerprint, receipt);
     }
     if (!receipt) return undefined;
     const item = (await store.read(receipt.itemId))?.item ?? null;
     return deepFreeze({ receipt, item, replayed: true, changed: false });
+  }
+
+  /**
+   * Records a finished receipt under its key. The change is on disk already and must not be
+   * reported as failed: when the ledger cannot be written, its intent (written ahead) still lets
+   * a retry find the receipt in the item's history.
+   */
+  private async recordReceipt(actor: string, key: string, fingerprint: string, receipt: Receipt): Promise<void> {
+    try {
+      await this.deps.ledger.record(actor, key, fingerprint, receipt);
+    } catch {
+      // The intent stands in for it (see replay).
+    }
   }
 
   private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
@@ -254,6 +287,10 @@ export class MutationEngine {
   private syntheticReceipt(request: MutationRequest, current: StoredItem): Receipt {
     return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
   }
+}
+
+function withWarning(result: MutationResult<Item | null>, warning: string): MutationResult<Item | null> {
+  return Object.freeze({ ...result, warnings: Object.freeze([...(result.warnings ?? []), warning]) });
 }
 
 function sameContent(a: Item, b: Item): boolean {

@@ -226,5 +226,5 @@ async function requireConsent(consent: ConsentProvider | undefined, request: Con
 }
 
 function withWarnings<T>(result: MutationResult<T>, warnings: readonly string[]): MutationResult<T> {
-  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...warnings]) }) : result;
+  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...(result.warnings ?? []), ...warnings]) }) : result;
 }

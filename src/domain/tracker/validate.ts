@@ -6,7 +6,7 @@ import { PmError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
 import { digestOf } from './digests.js';
 import { findCycles } from './graph.js';
-import { verifyHistoryChain } from './history.js';
+import { splitInterruptedAppend, verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
 import { assertItemAgainstConfig } from './item-rules.js';
 import { ITEM_ID_PATTERN, type Item } from './item.js';
@@ -119,8 +119,9 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     const id = name.slice(0, -'.jsonl'.length);
     const file = `${paths.history}/${name}`;
     withHistory.add(id);
-    const text = (await fs.readText(file)) ?? '';
+    const { complete: text, torn } = splitInterruptedAppend((await fs.readText(file)) ?? '');
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
+    if (torn !== undefined) add({ severity: 'warning', code: 'interrupted_append', itemId: id, file, line: lineCount(text) + 1, message: `${file} line ${torn}: an append was interrupted before its newline (a full disk, a killed writer); the next pm write to ${id}, or 'pm validate --fix', completes the line when it is whole and cuts it off otherwise` });
     if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
       if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id` });
@@ -146,4 +147,10 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
   for (const id of items.keys()) {
     if (!withHistory.has(id)) add({ severity: 'warning', code: 'untracked_item', itemId: id, message: `${id} has no history yet (created outside pm); the next pm write adopts it` });
   }
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }
