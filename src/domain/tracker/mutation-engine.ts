@@ -102,7 +102,7 @@ export class MutationEngine {
   }
 
   private async drain(): Promise<void> {
-    const { locker, paths, lockTimeoutMs, clock, index } = this.deps;
+    const { locker, paths, lockTimeoutMs, clock } = this.deps;
     this.draining = true;
     try {
       while (this.queue.length > 0) {

@@ -202,5 +202,19 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       expect(s.fs.watchTree(`${root}/missing`, () => seen.push('never'))).toEqual(expect.any(Function));
       expect(seen).not.toContain('never');
     });
+
+    it('cuts a file back to its first bytes (an interrupted append undone), keeping its inode; a missing file is no error', async () => {
+      const path = `${root}/log.jsonl`;
+      await s.fs.append(path, 'one\n');
+      const inode = (await s.fs.stat(path))!.ino;
+      await s.fs.append(path, 'two, torn');
+      await s.fs.truncate(path, 4);
+      expect(await s.fs.readText(path)).toBe('one\n');
+      expect(await s.fs.stat(path)).toMatchObject({ size: 4, ino: inode });
+      await s.fs.append(path, '€\n');
+      expect(await s.fs.readText(path)).toBe('one\n€\n');
+      await expect(s.fs.truncate(`${root}/missing.jsonl`, 0)).resolves.toBeUndefined();
+      expect(await s.fs.stat(`${root}/missing.jsonl`)).toBeUndefined();
+    });
   });
 }

@@ -1,0 +1,163 @@
+import { FailingFileSystem } from '../../../../src/adapters/memory/failing-file-system.js';
+import { ManualClock } from '../../../../src/adapters/memory/manual-clock.js';
+import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
+import { MemoryItemIndex } from '../../../../src/adapters/memory/memory-item-index.js';
+import { MemoryLocker } from '../../../../src/adapters/memory/memory-locker.js';
+import { PureSha256Hasher } from '../../../../src/adapters/memory/pure-hasher.js';
+import { SeededIdSource } from '../../../../src/adapters/memory/seeded-id-source.js';
+import { StorageError } from '../../../../src/domain/errors/index.js';
+import { initTracker } from '../../../../src/domain/tracker/init.js';
+import { Tracker } from '../../../../src/domain/tracker/tracker.js';
+import { ROOT, memoryTracker } from '../../../support/memory-tracker.js';
+
+// The write protocol's failure cases one by one (docs/TRACKER.md "Mutations", "What reaches
+// the disk when"); write-faults.test.ts enumerates every failure point of every mutation.
+
+const historyPath = (id: string) => `${ROOT}/history/${id}.jsonl`;
+const LONG = 'c'.repeat(6000);
+
+async function faultyTracker() {
+  const memory = new MemoryFileSystem();
+  const fs = new FailingFileSystem(memory);
+  const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+  const index = new MemoryItemIndex();
+  const ports = { fs, clock, ids: new SeededIdSource(7), hasher: new PureSha256Hasher(), locker: new MemoryLocker(clock), index };
+  await initTracker(memory, ROOT);
+  const open = () => Tracker.open(ports, ROOT, { defaultActor: 'alice' });
+  return { memory, fs, index, open, tracker: await open() };
+}
+
+describe('a full disk during a comment', () => {
+  test('fails with storage_full, leaves the history as it was, and the same key completes it once the space is back', async () => {
+    const { memory, fs, tracker, open } = await faultyTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    const before = await memory.readText(historyPath(item.id));
+    // The disk fills up at the history append and stays full: the append takes half a line.
+    fs.failAt({ at: 2, code: 'ENOSPC', mode: 'lasting' });
+    const error = await tracker.comment(item.id, LONG, { idempotencyKey: 'full-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect(error).toMatchObject({ reason: 'storage_full', jsonRpcCode: -31055, exitCode: 9, data: { remedy: expect.stringContaining('free space') } });
+    expect(fs.log.slice(0, 3)).toEqual(['append', 'append', 'truncate']);
+    expect(await memory.readText(historyPath(item.id))).toBe(before);
+    expect((await tracker.validate()).findings).toEqual([]);
+
+    fs.heal();
+    const retry = await (await open()).comment(item.id, LONG, { idempotencyKey: 'full-1' });
+    expect(retry).toMatchObject({ replayed: false, changed: true });
+    expect((await tracker.get(item.id)).comments.map((c) => c.text)).toEqual([LONG]);
+    expect(await (await open()).comment(item.id, LONG, { idempotencyKey: 'full-1' })).toMatchObject({ replayed: true, receipt: { receiptId: retry.receipt.receiptId } });
+    expect((await tracker.validate()).findings).toEqual([]);
+  });
+});
+
+describe('a history that ends in a line without its newline', () => {
+  test('is an interrupted append, not tampering: validate warns, and the next write cuts the torn line off', async () => {
+    const { fs, tracker } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    // What a full disk left before pm cut its appends back: half a line, no newline.
+    await fs.append(historyPath(item.id), '{"actor":"alice","at":"2026-03-01T10:00:00.000Z","digestAfter":"sha256:');
+    const report = await tracker.validate();
+    expect(report).toMatchObject({ ok: true, errors: 0 });
+    expect(report.findings.map((f) => [f.code, f.severity, f.line])).toEqual([['interrupted_append', 'warning', 2]]);
+    expect((await tracker.historyOf(item.id)).map((e) => e.op)).toEqual(['create']);
+    expect((await tracker.verifiedHistory(item.id)).faults).toEqual([]);
+
+    const { item: after } = await tracker.comment(item.id, 'writable again');
+    expect(after.comments.map((c) => c.text)).toEqual(['writable again']);
+    expect((await tracker.historyOf(item.id)).map((e) => e.op)).toEqual(['create', 'comment']);
+    expect((await tracker.validate()).findings).toEqual([]);
+  });
+
+  test('is completed when only its newline is missing: the whole line is kept and rolled forward', async () => {
+    const { fs, tracker } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    const file = `${ROOT}/items/${item.id}.md`;
+    const itemBefore = (await fs.readText(file))!;
+    await tracker.update(item.id, { title: 'renamed' });
+    // A writer killed after its line but for the newline, before the item file.
+    const text = (await fs.readText(historyPath(item.id)))!;
+    await fs.writeAtomic(historyPath(item.id), text.slice(0, -1));
+    await fs.writeAtomic(file, itemBefore);
+    expect((await tracker.validate()).findings.map((f) => f.code)).toEqual(['interrupted_append']);
+
+    const { item: after } = await tracker.comment(item.id, 'next');
+    expect(after.title).toBe('renamed');
+    expect((await tracker.historyOf(item.id)).map((e) => e.op)).toEqual(['create', 'update', 'comment']);
+    expect((await tracker.validate()).findings).toEqual([]);
+  });
+
+  test('a first line torn at creation (a killed create) is a warning for validate, not tampering', async () => {
+    const { memory, fs, tracker } = await faultyTracker();
+    // A killed create: the first line is half written, nothing after it reaches the disk.
+    fs.failAt({ at: 1, code: 'EIO', mode: 'lasting', torn: true });
+    await expect(tracker.create({ title: 'never' })).rejects.toMatchObject({ reason: 'storage_error' });
+    fs.heal();
+    const torn = memory.paths().filter((p) => p.includes('/history/'));
+    expect(torn).toHaveLength(1);
+    expect((await tracker.validate()).findings.map((f) => [f.code, f.severity])).toEqual([['interrupted_append', 'warning']]);
+  });
+});
+
+describe('a write whose item file cannot be written', () => {
+  test('cuts its history line off again, so the next write does not roll a failed change forward', async () => {
+    const { fs, tracker, open } = await faultyTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    fs.failAt({ at: 2, code: 'ENOSPC', mode: 'once' });
+    await expect(tracker.update(item.id, { title: 'failed' })).rejects.toMatchObject({ reason: 'storage_full' });
+    expect(fs.log).toEqual(['append', 'writeAtomic', 'truncate']);
+    const { item: after } = await (await open()).comment(item.id, 'later');
+    expect(after.title).toBe('target');
+    expect((await tracker.historyOf(item.id)).map((e) => e.op)).toEqual(['create', 'comment']);
+  });
+
+  test('says so when the line cannot be cut off either, and the next write completes it exactly once', async () => {
+    const { fs, tracker, open } = await faultyTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    // Writes: the key's intent, the history line, then the item file, which fails for good.
+    fs.failAt({ at: 3, code: 'EIO', mode: 'lasting' });
+    const error = await tracker.update(item.id, { title: 'recorded' }, { idempotencyKey: 'u-1' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'storage_error', data: { cutBack: false } });
+    expect((error as Error).message).toContain('the next write of');
+    expect(fs.log).toEqual(['append', 'append', 'writeAtomic', 'truncate']);
+    fs.heal();
+    const retry = await (await open()).update(item.id, { title: 'recorded' }, { idempotencyKey: 'u-1' });
+    expect(retry.replayed).toBe(true);
+    expect((await tracker.get(item.id)).title).toBe('recorded');
+    expect((await tracker.historyOf(item.id)).filter((e) => e.idempotencyKey === 'u-1')).toHaveLength(1);
+  });
+});
+
+describe('a derived index that cannot be updated', () => {
+  test('does not fail a change whose files are written: it succeeds with a warning, and the next query catches up', async () => {
+    const { tracker, index, reopen } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'indexed' });
+    await tracker.list();
+    const apply = index.apply.bind(index);
+    index.apply = () => {
+      throw new Error('database disk image is malformed');
+    };
+    const result = await tracker.update(item.id, { title: 'renamed while the index was broken' });
+    expect(result.changed).toBe(true);
+    expect(result.warnings).toEqual([expect.stringContaining('the change is saved, but the derived index could not be updated (database disk image is malformed)')]);
+    expect((await tracker.get(item.id)).title).toBe('renamed while the index was broken');
+    expect((await tracker.historyOf(item.id)).map((e) => e.op)).toEqual(['create', 'update']);
+
+    index.apply = apply;
+    expect((await tracker.list()).items.map((i) => i.title)).toEqual(['renamed while the index was broken']);
+    expect((await (await reopen()).list()).items.map((i) => i.title)).toEqual(['renamed while the index was broken']);
+    expect((await tracker.validate()).findings).toEqual([]);
+  });
+});
+
+describe('the idempotency ledger', () => {
+  test('cuts a torn record off before appending, so the next key is not glued to it and lost', async () => {
+    const { fs, tracker, reopen } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'target' });
+    await fs.append(`${ROOT}/.runtime/idempotency.jsonl`, '{"scope":"alice","key":"torn');
+    const first = await tracker.comment(item.id, 'keyed', { idempotencyKey: 'after-torn' });
+    const replay = await (await reopen()).comment(item.id, 'keyed', { idempotencyKey: 'after-torn' });
+    expect(replay).toMatchObject({ replayed: true, receipt: { receiptId: first.receipt.receiptId } });
+    const ledger = (await fs.readText(`${ROOT}/.runtime/idempotency.jsonl`))!;
+    for (const line of ledger.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});
