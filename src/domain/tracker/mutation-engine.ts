@@ -50,11 +50,18 @@ export interface MutationDependencies extends ReconcileDependencies {
 }
 
 interface QueuedMutation {
-  readonly run: () => Promise<MutationResult<Item | null>>;
+  readonly run: () => Promise<MutationResult<Item | null> | Settled>;
   /** The items whose writes this mutation staged in its batch. */
   readonly items: Set<string>;
-  readonly resolve: (value: MutationResult<Item | null>) => void;
+  readonly resolve: (value: MutationResult<Item | null> | Settled) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** What {@link MutationEngine.settleInterrupted} did to one item. */
+export interface Settled {
+  readonly itemId: string;
+  /** The item's file after settling (undefined: it has none). */
+  readonly revision: number | undefined;
 }
 
 /** How long one hold of the write lock may last before it is released for other processes (ms). */
@@ -87,7 +94,28 @@ export class MutationEngine {
 
   run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ run: () => this.runLocked(request, apply), items: new Set(), resolve, reject });
+      this.queue.push({ run: () => this.runLocked(request, apply), items: new Set(), resolve: resolve as QueuedMutation['resolve'], reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /**
+   * Settles what interrupted writes left at one item (`pm validate --fix`), under the write lock
+   * like a mutation: an interrupted final append is completed or cut off, and history lines whose
+   * item file was never written are rolled forward (docs/TRACKER.md "What reaches the disk when").
+   * What the next mutation of the item would do first, without a change of its own.
+   */
+  settleInterrupted(itemId: string): Promise<Settled> {
+    return new Promise((resolve, reject) => {
+      const run = async (): Promise<Settled> => {
+        await this.deps.history.settleTail(itemId);
+        const last = await this.deps.history.last(itemId);
+        // A chain that does not verify, or an edit made outside pm, is not this repair's to record.
+        if (!last || (await this.deps.history.faults(itemId)).length > 0) return { itemId, revision: (await this.deps.store.read(itemId).catch(() => undefined))?.item.revision };
+        const stored = await this.reconciler.rollForward(itemId);
+        return { itemId, revision: stored?.item.revision };
+      };
+      this.queue.push({ run, items: new Set([itemId]), resolve: resolve as QueuedMutation['resolve'], reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -117,7 +145,7 @@ export class MutationEngine {
           this.queue.shift()!.reject(error);
           continue;
         }
-        const done: { mutation: QueuedMutation; outcome: { ok: true; value: MutationResult<Item | null> } | { ok: false; error: unknown } }[] = [];
+        const done: { mutation: QueuedMutation; outcome: { ok: true; value: MutationResult<Item | null> | Settled } | { ok: false; error: unknown } }[] = [];
         try {
           const started = clock.now();
           for (let n = 0; n < MAX_BATCH && this.queue.length > 0 && (n === 0 || clock.now() - started < MAX_BATCH_MS); n++) {
@@ -136,7 +164,12 @@ export class MutationEngine {
             if (entry.outcome.ok && failed !== undefined) entry.outcome = { ok: false, error: this.batch.failure(failed) };
           }
           const indexFailure = this.recordInIndex();
-          if (indexFailure) for (const entry of done) if (entry.outcome.ok && entry.outcome.value.changed) entry.outcome = { ok: true, value: withWarning(entry.outcome.value, indexFailure) };
+          if (indexFailure) {
+            for (const entry of done) {
+              const value = entry.outcome.ok ? entry.outcome.value : undefined;
+              if (value && 'changed' in value && value.changed) entry.outcome = { ok: true, value: withWarning(value, indexFailure) };
+            }
+          }
         } catch (error) {
           for (const entry of done) if (entry.outcome.ok) entry.outcome = { ok: false, error };
         } finally {

@@ -167,6 +167,12 @@ export class TrackerMutations {
     return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;
   }
 
+  /** Settles an item's interrupted writes without a change of its own (`pm validate --fix`). */
+  async settleInterrupted(id: string): Promise<void> {
+    assertId(id);
+    await this.parts.engine.settleInterrupted(id);
+  }
+
   /**
    * A risky but allowed change: a warning returned with the result, or under strict (the
    * option, else `strict` in config.yaml) a refusal with the same words and how to proceed.

@@ -98,6 +98,35 @@ describe('a history that ends in a line without its newline', () => {
   });
 });
 
+describe('pm validate --fix (Tracker.repairInterrupted)', () => {
+  test('settles torn lines and lagging item files now, and leaves hand edits and clean items alone', async () => {
+    const { memory, fs, tracker } = await faultyTracker();
+    const { item: lagging } = await tracker.create({ title: 'lagging' });
+    const { item: edited } = await tracker.create({ title: 'edited' });
+    const { item: clean } = await tracker.create({ title: 'clean' });
+    // A killed create: half its first line, nothing else.
+    fs.failAt({ at: 1, code: 'EIO', mode: 'lasting', torn: true });
+    await expect(tracker.create({ title: 'never' })).rejects.toMatchObject({ reason: 'storage_error' });
+    fs.heal();
+    const tornId = memory.paths().find((p) => p.includes('/history/') && ![lagging.id, edited.id, clean.id].some((id) => p.includes(id)))!.replace(/^.*\/(.*)\.jsonl$/, '$1');
+    // A killed update: its line is there, its file is not.
+    const file = `${ROOT}/items/${lagging.id}.md`;
+    const old = (await memory.readText(file))!;
+    await tracker.update(lagging.id, { title: 'lagging, completed' });
+    await memory.writeAtomic(file, old);
+    const editedFile = `${ROOT}/items/${edited.id}.md`;
+    await memory.writeAtomic(editedFile, (await memory.readText(editedFile))!.replace('edited', 'edited by hand'));
+
+    expect((await tracker.validate()).findings.map((f) => [f.code, f.itemId]).sort()).toEqual([['interrupted_append', tornId], ['interrupted_write', lagging.id], ['unrecorded_change', edited.id]].sort());
+    expect(await tracker.repairInterrupted()).toEqual([lagging.id, tornId].sort());
+    expect((await tracker.validate()).findings.map((f) => [f.code, f.itemId])).toEqual([['unrecorded_change', edited.id]]);
+    expect(memory.paths().some((p) => p.includes(tornId))).toBe(false);
+    expect((await tracker.get(lagging.id)).title).toBe('lagging, completed');
+    expect((await tracker.historyOf(edited.id)).map((e) => e.op)).toEqual(['create']);
+    expect((await tracker.historyOf(clean.id)).map((e) => e.op)).toEqual(['create']);
+  });
+});
+
 describe('a write whose item file cannot be written', () => {
   test('cuts its history line off again, so the next write does not roll a failed change forward', async () => {
     const { fs, tracker, open } = await faultyTracker();
