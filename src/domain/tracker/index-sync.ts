@@ -136,8 +136,14 @@ export class IndexSync {
   flushRecords(): void {
     if (this.pending.length === 0) return;
     const changes = this.pending.splice(0);
-    this.store.open();
-    this.store.apply(changes);
+    try {
+      this.store.open();
+      this.store.apply(changes);
+    } catch (error) {
+      // The records are gone with the failed transaction: every file is checked next time.
+      this.markStale();
+      throw error;
+    }
   }
 
   /**

@@ -178,6 +178,37 @@ describe('a derived index that cannot be updated', () => {
   });
 });
 
+/** A watch that delivers nothing: only a full check can show a server what changed. */
+class SilentWatchFileSystem extends MemoryFileSystem {
+  override watch(): () => void {
+    return () => undefined;
+  }
+}
+
+describe('a derived index that cannot be updated, in a server that follows a watch', () => {
+  test('an index failure met by a check inside the batch marks the index stale, so the next query checks every file', async () => {
+    const fs = new SilentWatchFileSystem();
+    const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    const index = new MemoryItemIndex();
+    await initTracker(fs, ROOT);
+    const tracker = await Tracker.open({ fs, clock, ids: new SeededIdSource(7), hasher: new PureSha256Hasher(), locker: new MemoryLocker(clock), index }, ROOT, { defaultActor: 'alice', watchIndex: true });
+    const { item } = await tracker.create({ title: 'before' });
+    const { item: parent } = await tracker.create({ title: 'parent' });
+    expect((await tracker.list()).items.map((i) => i.title).sort()).toEqual(['before', 'parent']);
+    const apply = index.apply.bind(index);
+    index.apply = () => {
+      throw new Error('disk I/O error');
+    };
+    // One batch: the create's parent check refreshes the index after writing the update, and fails.
+    const [renamed, child] = await Promise.allSettled([tracker.update(item.id, { title: 'after' }), tracker.create({ title: 'child', parent: parent.id })]);
+    expect(renamed.status).toBe('fulfilled');
+    expect(child.status).toBe('rejected');
+    index.apply = apply;
+    expect((await tracker.list()).items.map((i) => i.title).sort()).toEqual(['after', 'parent']);
+    await tracker.dispose();
+  });
+});
+
 describe('the idempotency ledger', () => {
   test('cuts a torn record off before appending, so the next key is not glued to it and lost', async () => {
     const { fs, tracker, reopen } = await memoryTracker();
