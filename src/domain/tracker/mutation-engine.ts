@@ -10,35 +10,12 @@ import type { IndexSync } from './index-sync.js';
 import type { StoredItem } from './item-store.js';
 import type { Item } from './item.js';
 import { deepEqual, diffDocuments } from './json-patch.js';
-import type { MutationOp, MutationResult, Receipt } from './receipt.js';
+import type { ApplyMutation, MutationRequest } from './mutation-request.js';
+import type { MutationResult, Receipt } from './receipt.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { MAX_BATCH, WriteBatch } from './write-batch.js';
 
-/** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
-export interface MutationGuards {
-  /** Refuse unless the item is still at this revision. */
-  readonly expectedRevision?: number;
-  /** A replay with the same key returns the first receipt and writes nothing. */
-  readonly idempotencyKey?: string;
-}
-
-export interface MutationRequest extends MutationGuards {
-  readonly op: MutationOp;
-  /** The item id; for create the engine allocates it and passes it to apply. */
-  readonly itemId?: string;
-  readonly actor: string;
-  /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
-  readonly params: unknown;
-}
-
-export interface MutationContext {
-  readonly now: string;
-  readonly nowMs: number;
-  readonly itemId: string;
-}
-
-/** Computes the next state from the current one: an item, or null to delete it. Pure. */
-export type ApplyMutation = (current: Item | undefined, context: MutationContext) => Item | null | Promise<Item | null>;
+export type { ApplyMutation, MutationContext, MutationGuards, MutationRequest } from './mutation-request.js';
 
 export interface MutationDependencies extends ReconcileDependencies {
   readonly fs: FileSystem;
@@ -108,6 +85,8 @@ export class MutationEngine {
   settleInterrupted(itemId: string): Promise<Settled> {
     return new Promise((resolve, reject) => {
       const run = async (): Promise<Settled> => {
+        // What the batch staged so far is written first, so the files are what this settles.
+        await this.batch.flush();
         await this.deps.history.settleTail(itemId);
         const last = await this.deps.history.last(itemId);
         // A chain that does not verify, or an edit made outside pm, is not this repair's to record.
