@@ -99,6 +99,8 @@ export type WatchListener = (name: string | undefined) => void;
  * The tracker's view of a file system. Paths are absolute, '/'-separated. Shaped to the
  * tracker's needs (docs/TRACKER.md): atomic whole-file replacement, append-only
  * logs, exclusive creation for ids, directory scans with change signatures, and a watch.
+ * A failure of the storage itself (full, read-only, permission, I/O) is thrown as the domain's
+ * `StorageError` with its reason; adapters translate their platform's codes at this edge.
  */
 export interface FileSystem {
   /**
@@ -120,9 +122,16 @@ export interface FileSystem {
   createExclusive(path: string, content: string): Promise<boolean>;
   /**
    * Appends text (one write call) creating the file when absent. Never through a symbolic link
-   * (dangling or not) and never into a node other than a regular file: RefusedFileError.
+   * (dangling or not) and never into a node other than a regular file: RefusedFileError. A
+   * failed append may leave part of `content` behind (a full disk takes what fits): the caller
+   * cuts it back with {@link truncate} to the size it knew.
    */
   append(path: string, content: string): Promise<void>;
+  /**
+   * Cuts a file back to its first `size` bytes (a torn append rolled back; needs no free space).
+   * A missing file is not an error.
+   */
+  truncate(path: string, size: number): Promise<void>;
   /** Removes a file; a missing file is not an error. */
   remove(path: string): Promise<void>;
   /** The signature of a node (lstat: a final link is not followed), or undefined when it does not exist. */

@@ -50,6 +50,7 @@ export const EXIT_CODE_HELP: readonly [number, string][] = [
   [EXIT.consent, 'consent needed (pass --yes) or declined'],
   [EXIT.corrupt, 'a file on disk does not parse; nothing was changed'],
   [EXIT.locked, 'the tracker write lock could not be acquired in time'],
+  [EXIT.storage, 'the storage failed (disk full, read-only, permission denied, I/O error); the change was not made'],
 ];
 
 /** `pm --help`: every command, the globals and the exit codes. */

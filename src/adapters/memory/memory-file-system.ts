@@ -22,7 +22,7 @@ const encoder = new TextEncoder();
  * `makeSpecial` test helpers. `inspect`, `listEntries` and `readBytes` resolve them (links in
  * leading path components are followed, as the kernel would; a final link is reported, never
  * followed); `stat` and `scan` describe them by their signature's `kind`, a tracker-file read
- * (`own`), `append` and `writeAtomic` refuse them as the node adapter does, and any other read
+ * (`own`), `append`, `truncate` and `writeAtomic` refuse them as the node adapter does, and any other read
  * finds nothing there. Every call that reads a body is counted in
  * `bodyReads`, so a test can prove that a decision was taken from metadata alone.
  */
@@ -70,6 +70,14 @@ export class MemoryFileSystem implements FileSystem {
     this.refuseSpecial(path, 'write');
     const node = this.files.get(path);
     this.put(path, (node?.content ?? '') + content, !node);
+  }
+
+  async truncate(path: string, size: number): Promise<void> {
+    this.refuseSpecial(path, 'write');
+    const node = this.files.get(path);
+    if (!node || node.size <= size) return;
+    const bytes = (node.raw ?? encoder.encode(node.content)).slice(0, size);
+    this.put(path, new TextDecoder().decode(bytes), false, node.raw ? bytes : undefined);
   }
 
   async remove(path: string): Promise<void> {

@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LockOptions, Locker, ReleaseLock } from '../../ports/locker.js';
 import { LockTimeoutError } from '../../domain/errors/index.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { processStartMs } from './process-start.js';
+import { asStorageError, translated } from './storage-errors.js';
 
 interface LockOwner {
   readonly pid: number;
@@ -79,16 +80,26 @@ export class FileLocker implements Locker {
     // Synchronous calls: a lock round trip is two tiny file operations on every mutation, and
     // the thread pool's promise round trips cost more than the operations themselves.
     const content = JSON.stringify({ ...owner, at: Date.now() });
+    let fd: number;
     try {
-      writeFileSync(name, content, { flag: 'wx' });
-      return true;
+      fd = openSync(name, 'wx');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
-      if (code !== 'ENOENT') throw error;
-      mkdirSync(dirname(name), { recursive: true });
+      if (code !== 'ENOENT') throw asStorageError(error, 'create the write lock', name);
+      await translated('create the directory', dirname(name), () => mkdirSync(dirname(name), { recursive: true }));
       return this.tryCreate(name, owner);
     }
+    try {
+      writeSync(fd, content);
+    } catch (error) {
+      // The file is ours (created exclusively): a full disk must not leave an empty lock behind.
+      closeSync(fd);
+      unlinkSync(name);
+      throw asStorageError(error, 'write the write lock', name);
+    }
+    closeSync(fd);
+    return true;
   }
 
   private isStale(state: LockFileState): boolean {

@@ -2,9 +2,10 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, promises as fsp, 
 import { dirname } from 'node:path';
 import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, OwnFileRead, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 import { inspectNode, listNodeEntries, readNodeBytes } from './link-free-reads.js';
-import { appendOwn, readOwn, refuseReplacing, signatureOf } from './own-file-io.js';
+import { appendOwn, readOwn, refuseReplacing, signatureOf, truncateOwn } from './own-file-io.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { processStartMs } from './process-start.js';
+import { asStorageError, translated } from './storage-errors.js';
 
 // node:fs/promises is reached through `fs.promises`, loaded on first use: loading it costs a
 // process start ~2 ms, and most starts never scan or fsync (start-up time, docs/BENCHMARKS.md).
@@ -25,25 +26,25 @@ export class NodeFileSystem implements FileSystem {
   constructor(private readonly options: { durable?: boolean } = {}) {}
 
   async readText(path: string, own?: OwnFileRead): Promise<string | undefined> {
-    if (own) return readOwn(path, own)?.toString('utf8');
+    if (own) return (await translated('read', path, () => readOwn(path, own)))?.toString('utf8');
     try {
       // Decoding the Buffer is ~3x faster than readFileSync(path, 'utf8') on node 20 for a large
       // file (the 100 MB index snapshot at 100k items) and no slower for small ones.
       return readFileSync(path).toString('utf8');
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw error;
+      throw asStorageError(error, 'read', path);
     }
   }
 
   async readTextRange(path: string, start: number, end?: number, own?: OwnFileRead): Promise<string> {
-    if (own) return readOwn(path, own, start, end)?.toString('utf8') ?? '';
+    if (own) return (await translated('read', path, () => readOwn(path, own, start, end)))?.toString('utf8') ?? '';
     let fd: number;
     try {
       fd = openSync(path, 'r');
     } catch (error) {
       if (isMissing(error)) return '';
-      throw error;
+      throw asStorageError(error, 'read', path);
     }
     try {
       const size = end ?? fstatSync(fd).size;
@@ -51,6 +52,8 @@ export class NodeFileSystem implements FileSystem {
       const buffer = Buffer.alloc(length);
       const bytesRead = length > 0 ? readSync(fd, buffer, 0, length, start) : 0;
       return buffer.subarray(0, bytesRead).toString('utf8');
+    } catch (error) {
+      throw asStorageError(error, 'read', path);
     } finally {
       closeSync(fd);
     }
@@ -75,11 +78,11 @@ export class NodeFileSystem implements FileSystem {
       }
     } catch (error) {
       await fsp.unlink(temp).catch(() => undefined);
-      if (isMissing(error)) {
-        await fsp.mkdir(dirname(path), { recursive: true });
+      if (isMissing(error) && !(await isDirectoryAt(dirname(path)))) {
+        await makeDirectory(dirname(path));
         return this.writeAtomic(path, content);
       }
-      throw error;
+      throw asStorageError(error, 'write', path);
     }
   }
 
@@ -89,11 +92,11 @@ export class NodeFileSystem implements FileSystem {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      if (isMissing(error)) {
-        await fsp.mkdir(dirname(path), { recursive: true });
+      if (isMissing(error) && !(await isDirectoryAt(dirname(path)))) {
+        await makeDirectory(dirname(path));
         return this.createExclusive(path, content);
       }
-      throw error;
+      throw asStorageError(error, 'create', path);
     }
   }
 
@@ -101,9 +104,17 @@ export class NodeFileSystem implements FileSystem {
     try {
       appendOwn(path, content);
     } catch (error) {
-      if (!isMissing(error)) throw error;
-      mkdirSync(dirname(path), { recursive: true });
-      appendOwn(path, content);
+      if (!isMissing(error) || (await isDirectoryAt(dirname(path)))) throw asStorageError(error, 'append to', path);
+      await makeDirectory(dirname(path));
+      await translated('append to', path, () => appendOwn(path, content));
+    }
+  }
+
+  async truncate(path: string, size: number): Promise<void> {
+    try {
+      truncateOwn(path, size);
+    } catch (error) {
+      if (!isMissing(error)) throw asStorageError(error, 'cut back', path);
     }
   }
 
@@ -111,7 +122,7 @@ export class NodeFileSystem implements FileSystem {
     try {
       unlinkSync(path);
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (!isMissing(error)) throw asStorageError(error, 'remove', path);
     }
   }
 
@@ -156,7 +167,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async ensureDir(path: string): Promise<void> {
-    await fsp.mkdir(path, { recursive: true });
+    await makeDirectory(path);
   }
 
   async inspect(path: string): Promise<FileNodeInfo | undefined> {
@@ -238,6 +249,37 @@ function writerMayRun(pid: number, writtenMs: number): boolean {
   const started = processStartMs(pid);
   // /proc's start time is accurate to about a second.
   return started === undefined || started <= writtenMs + 1000;
+}
+
+async function isDirectoryAt(path: string): Promise<boolean> {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates a directory and its parents. Node's recursive mkdir reports ENOENT where the
+ * kernel refused to create a missing component (a read-only mount, a directory pm may not
+ * write): the first missing component is then created alone, which fails with the real reason.
+ */
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await fsp.mkdir(path, { recursive: true });
+  } catch (error) {
+    if (!isMissing(error)) throw asStorageError(error, 'create the directory', path);
+    let missing = path;
+    while (dirname(missing) !== missing && !(await isDirectoryAt(dirname(missing)))) missing = dirname(missing);
+    await translated('create the directory', missing, () => {
+      try {
+        mkdirSync(missing);
+      } catch (raced) {
+        if ((raced as NodeJS.ErrnoException).code !== 'EEXIST') throw raced;
+      }
+    });
+    await translated('create the directory', path, () => fsp.mkdir(path, { recursive: true }));
+  }
 }
 
 function isMissing(error: unknown): boolean {

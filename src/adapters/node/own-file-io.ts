@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import { RefusedFileError } from '../../domain/errors/index.js';
 import type { FileSignature, OwnFileRead } from '../../ports/file-system.js';
 
@@ -17,6 +17,7 @@ import type { FileSignature, OwnFileRead } from '../../ports/file-system.js';
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | NONBLOCK;
+const TRUNCATE_FLAGS = constants.O_WRONLY | NOFOLLOW | NONBLOCK;
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW | NONBLOCK;
 
 function code(error: unknown): string | undefined {
@@ -101,6 +102,27 @@ export function appendOwn(path: string, content: string): void {
     const bytes = Buffer.from(content, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Cuts a regular file back to its first `size` bytes (a failed append rolled back, docs/TRACKER.md
+ * "What reaches the disk when"), never through a link nor on a special node. A missing file throws
+ * ENOENT, for the caller to ignore.
+ */
+export function truncateOwn(path: string, size: number): void {
+  let fd: number;
+  try {
+    fd = openSync(path, TRUNCATE_FLAGS);
+  } catch (error) {
+    if (code(error) === 'ENOENT') throw error;
+    refuseOpenError(path, error, 'write');
+  }
+  try {
+    refuseNonRegular(path, fstatSync(fd), 'write');
+    ftruncateSync(fd, size);
   } finally {
     closeSync(fd);
   }

@@ -38,6 +38,7 @@ export const PM_ERROR_CODES = Object.freeze({
   consentRequired: -31052,
   corrupt: -31053,
   storeUnavailable: -31054,
+  storage: -31055,
 });
 
 /** CLI exit codes (docs/CLI.md). */
@@ -51,4 +52,5 @@ export const EXIT = Object.freeze({
   consent: 6,
   corrupt: 7,
   locked: 8,
+  storage: 9,
 });

@@ -6,7 +6,8 @@ import type { Locker } from '../../ports/locker.js';
 import { readTrackerConfig } from '../tracker/config-file.js';
 import { digestOf } from '../tracker/digests.js';
 import { HISTORY_FILE_READ, ITEM_FILE_READ } from '../tracker/file-caps.js';
-import { encodeHistoryLine, verifyHistoryChain, type HistoryEntry } from '../tracker/history.js';
+import { encodeHistoryLine, splitInterruptedAppend, verifyHistoryChain, type HistoryEntry } from '../tracker/history.js';
+import { HistoryLog } from '../tracker/history-log.js';
 import { parseItem, serializeItem } from '../tracker/item-codec.js';
 import type { Item } from '../tracker/item.js';
 import { applyPatch, diffDocuments } from '../tracker/json-patch.js';
@@ -49,13 +50,17 @@ export async function repairIdCollisions(ports: IdCollisionPorts, paths: Tracker
   const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: 10_000 });
   try {
     const prefix = (await readTrackerConfig(ports.fs, paths)).idPrefix;
+    const history = new HistoryLog(ports.fs, ports.hasher, paths);
     for (const { name, signature } of await ports.fs.scan(paths.history)) {
       // A link or special node is pm validate's to report; it is neither read nor repaired.
       if (!name.endsWith('.jsonl') || signature.kind) continue;
       const id = name.slice(0, -'.jsonl'.length);
-      const text = (await ports.fs.readText(paths.historyFile(id), HISTORY_FILE_READ)) ?? '';
-      const { roots } = verifyHistoryChain(text, id, (line) => digestOf(ports.hasher, line));
+      const { complete, torn } = splitInterruptedAppend((await ports.fs.readText(paths.historyFile(id), HISTORY_FILE_READ)) ?? '');
+      const { roots } = verifyHistoryChain(complete, id, (line) => digestOf(ports.hasher, line));
       if (roots.length < 2) continue;
+      // A line torn by an interrupted append is settled first, so the rename line is not glued to it.
+      if (torn !== undefined) await history.settleTail(id);
+      const text = splitInterruptedAppend((await ports.fs.readText(paths.historyFile(id), HISTORY_FILE_READ)) ?? '').complete;
       plans.push(...(await repairOne(ports, paths, id, text, prefix, actor)));
     }
   } finally {
@@ -98,26 +103,64 @@ async function repairOne(ports: IdCollisionPorts, paths: TrackerPaths, id: strin
   const keptRoot = ordered[0]!.entries[0]!.receiptId;
   const repairs: { repair: Omit<IdCollisionRepair, 'referencesRewritten'>; plan: ReferencePlan }[] = [];
   const detached: { root: string; itemId: string }[] = [];
-  for (const chain of moved) {
-    const newId = await freshId(ports, paths, prefix);
-    const { item, exact } = replay(chain.entries, newId, id, ports.hasher);
-    const fileText = serializeItem(item);
-    const first: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: newId, actor, at: now, seq: 1, revisionBefore: null, revisionAfter: item.revision, digestBefore: null, digestAfter: digestOf(ports.hasher, fileText), patch: diffDocuments({}, { ...item }), prev: null, ...{ renamedFrom: id, movedReceipts: chain.entries.map((e) => e.receiptId) } };
-    await ports.fs.append(paths.historyFile(newId), `${encodeHistoryLine(first)}\n`);
-    await ports.fs.writeAtomic(paths.itemFile(newId), fileText);
-    detached.push({ root: chain.root, itemId: newId });
-    repairs.push({
-      repair: { itemId: id, newId, movedReceipts: chain.entries.map((e) => e.receiptId), exact, referencesToReview: references },
-      plan: { oldId: id, newId, keptRoot, movedRoot: chain.entries[0]!.receiptId, referrers },
-    });
+  const written = new WrittenFiles(ports.fs);
+  try {
+    await writeMoved();
+  } catch (error) {
+    await written.undo();
+    throw error;
   }
-  const last = JSON.parse(lines[lines.length - 1]!) as HistoryEntry;
-  const current = await ports.fs.readText(paths.itemFile(id), ITEM_FILE_READ);
-  const revision = current === undefined ? null : parseItem(current, paths.itemFile(id)).revision;
-  const digestNow = current === undefined ? null : digestOf(ports.hasher, current);
-  const note: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: id, actor, at: now, seq: last.seq + 1, revisionBefore: revision, revisionAfter: revision, digestBefore: digestNow, digestAfter: digestNow, patch: [], prev: digest(lines[lines.length - 1]!), ...{ detached } };
-  await ports.fs.append(paths.historyFile(id), `${encodeHistoryLine(note)}\n`);
   return repairs;
+
+  /** The moved items under their new ids, then the old history's rename line; undone as a whole when a write fails. */
+  async function writeMoved(): Promise<void> {
+    for (const chain of moved) {
+      const newId = await freshId(ports, paths, prefix);
+      const { item, exact } = replay(chain.entries, newId, id, ports.hasher);
+      const fileText = serializeItem(item);
+      const first: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: newId, actor, at: now, seq: 1, revisionBefore: null, revisionAfter: item.revision, digestBefore: null, digestAfter: digestOf(ports.hasher, fileText), patch: diffDocuments({}, { ...item }), prev: null, ...{ renamedFrom: id, movedReceipts: chain.entries.map((e) => e.receiptId) } };
+      await written.create(paths.historyFile(newId), () => ports.fs.append(paths.historyFile(newId), `${encodeHistoryLine(first)}\n`));
+      await written.create(paths.itemFile(newId), () => ports.fs.writeAtomic(paths.itemFile(newId), fileText));
+      detached.push({ root: chain.root, itemId: newId });
+      repairs.push({
+        repair: { itemId: id, newId, movedReceipts: chain.entries.map((e) => e.receiptId), exact, referencesToReview: references },
+        plan: { oldId: id, newId, keptRoot, movedRoot: chain.entries[0]!.receiptId, referrers },
+      });
+    }
+    const last = JSON.parse(lines[lines.length - 1]!) as HistoryEntry;
+    const current = await ports.fs.readText(paths.itemFile(id), ITEM_FILE_READ);
+    const revision = current === undefined ? null : parseItem(current, paths.itemFile(id)).revision;
+    const digestNow = current === undefined ? null : digestOf(ports.hasher, current);
+    const note: HistoryEntry = { receiptId: `rcpt-${ports.ids.randomBase36(12)}`, op: 'rename', itemId: id, actor, at: now, seq: last.seq + 1, revisionBefore: revision, revisionAfter: revision, digestBefore: digestNow, digestAfter: digestNow, patch: [], prev: digest(lines[lines.length - 1]!), ...{ detached } };
+    await written.append(paths.historyFile(id), `${encodeHistoryLine(note)}\n`);
+  }
+}
+
+/**
+ * The files one repair wrote, so a failed write (a full disk) leaves the tracker as it was
+ * (docs/TRACKER.md "What reaches the disk when"): files it created are removed, appends are cut
+ * back to the size the file had. Removing and cutting back need no free space.
+ */
+class WrittenFiles {
+  private readonly created: string[] = [];
+  private readonly appended: { path: string; size: number }[] = [];
+
+  constructor(private readonly fs: FileSystem) {}
+
+  async create(path: string, write: () => Promise<void>): Promise<void> {
+    this.created.push(path);
+    await write();
+  }
+
+  async append(path: string, text: string): Promise<void> {
+    this.appended.push({ path, size: (await this.fs.stat(path))?.size ?? 0 });
+    await this.fs.append(path, text);
+  }
+
+  async undo(): Promise<void> {
+    for (const { path, size } of this.appended.reverse()) await this.fs.truncate(path, size).catch(() => undefined);
+    for (const path of this.created.reverse()) await this.fs.remove(path).catch(() => undefined);
+  }
 }
 
 /** The moved item as its own history last recorded it, under its new id. */

@@ -59,24 +59,46 @@ export class HistoryReconciler {
     const { store, history } = this.deps;
     const current = await store.read(itemId);
     const last = await history.last(itemId);
-    const digest = current?.digest ?? null;
     if (!last) {
       if (current) await this.recordExternal(itemId, actor, undefined, current);
       return current;
     }
-    if (last.digestAfter === digest) return current;
-    const pending = last.digestBefore === digest ? [last] : unappliedTail(await history.read(itemId), digest);
-    if (pending.length > 0) {
-      let state: Item | null = current ? current.item : null;
-      for (const entry of pending) state = entry.digestAfter === null ? null : (applyPatch(state ? { ...state } : {}, entry.patch) as unknown as Item);
-      const text = state ? store.encode(state) : null;
-      if (text === null || digestOf(this.deps.hasher, text) === last.digestAfter) {
-        await this.batch.commit(itemId, state, text);
-        return store.read(itemId);
-      }
-    }
+    const rolled = await this.completePending(itemId, current, last);
+    if (rolled !== false) return rolled;
     await this.recordExternal(itemId, actor, last, current);
     return current;
+  }
+
+  /**
+   * Rolls an interrupted write forward (`pm validate --fix`): what {@link reconcile} does when the
+   * item file lags behind its history's last lines, and nothing else — a change made outside pm
+   * is left for the next mutation to record. Returns the item as its file now holds it.
+   */
+  async rollForward(itemId: string): Promise<StoredItem | undefined> {
+    const current = await this.deps.store.read(itemId);
+    const last = await this.deps.history.last(itemId);
+    if (!last) return current;
+    const rolled = await this.completePending(itemId, current, last);
+    return rolled === false ? current : rolled;
+  }
+
+  /**
+   * The item as its history's last line says, when the file holds it or lags behind a run of
+   * lines that starts from the file's state (then those lines are applied and the file written);
+   * false when the file was changed outside pm.
+   */
+  private async completePending(itemId: string, current: StoredItem | undefined, last: HistoryEntry): Promise<StoredItem | undefined | false> {
+    const { store, history } = this.deps;
+    const digest = current?.digest ?? null;
+    if (last.digestAfter === digest) return current;
+    const pending = last.digestBefore === digest ? [last] : unappliedTail(await history.read(itemId), digest);
+    if (pending.length === 0) return false;
+    let state: Item | null = current ? current.item : null;
+    for (const entry of pending) state = entry.digestAfter === null ? null : (applyPatch(state ? { ...state } : {}, entry.patch) as unknown as Item);
+    const text = state ? store.encode(state) : null;
+    if (text !== null && digestOf(this.deps.hasher, text) !== last.digestAfter) return false;
+    await this.batch.commit(itemId, state, text);
+    return store.read(itemId);
   }
 
   private async recordExternal(itemId: string, actor: string, last: HistoryEntry | undefined, current: StoredItem | undefined): Promise<void> {

@@ -169,3 +169,13 @@ function checkMerge(entry: HistoryEntry, before: string | null, known: Map<strin
 function isSorted(values: readonly string[]): boolean {
   return values.every((value, index) => index === 0 || values[index - 1]! < value);
 }
+
+/**
+ * A history file's text split at its last newline: the complete lines, and a final line without
+ * its newline (an interrupted append: docs/TRACKER.md "What reaches the disk when"), which is no
+ * part of the chain until the next write completes it or cuts it off.
+ */
+export function splitInterruptedAppend(text: string): { readonly complete: string; readonly torn: string | undefined } {
+  const end = text.lastIndexOf('\n') + 1;
+  return end === text.length ? { complete: text, torn: undefined } : { complete: text.slice(0, end), torn: text.slice(end) };
+}

@@ -52,8 +52,22 @@ export class IdempotencyLedger {
     await this.put({ scope, key, fingerprint, receipt });
   }
 
+  /**
+   * Appends one record. A torn line left by a failed or killed writer is cut off first, and a
+   * failed append is cut back, so a record is never glued to a fragment (which would make its
+   * line unreadable and lose it).
+   */
   private async put(record: LedgerRecord): Promise<void> {
-    await this.fs.append(this.paths.idempotencyLedger, `${JSON.stringify(record)}\n`);
+    const path = this.paths.idempotencyLedger;
+    await this.follow();
+    const size = (await this.fs.stat(path))?.size ?? 0;
+    if (size > this.offset) await this.fs.truncate(path, this.offset);
+    try {
+      await this.fs.append(path, `${JSON.stringify(record)}\n`);
+    } catch (error) {
+      await this.fs.truncate(path, this.offset).catch(() => undefined);
+      throw error;
+    }
     this.records.set(compositeKey(record.scope, record.key), record);
   }
 

@@ -161,8 +161,26 @@ export class IndexSync {
   flushRecords(): void {
     if (this.pending.length === 0) return;
     const changes = this.pending.splice(0);
-    this.store.open();
-    this.store.apply(changes);
+    try {
+      this.store.open();
+      this.store.apply(changes);
+    } catch (error) {
+      // The records are gone with the failed transaction: every file is checked next time.
+      this.markStale();
+      throw error;
+    }
+  }
+
+  /**
+   * The records of this process's writes could not be applied (the index file is damaged,
+   * unwritable or gone; docs/TRACKER.md "Mutations"): they are dropped, and the next refresh
+   * checks every file against the index instead of trusting a watch. The files are the source of
+   * truth and the written files' signatures differ from what the index recorded, so that check
+   * re-reads them — in this process or in any other — once the index can be written again.
+   */
+  markStale(): void {
+    this.pending.length = 0;
+    this.rescan = true;
   }
 
   /** What this sync has seen: watch events and full checks of the directory (the watcher's status). */

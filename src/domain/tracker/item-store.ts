@@ -140,7 +140,8 @@ export class ItemStore {
     this.readsThisTurn.delete(id);
     await this.fs.writeAtomic(path, text);
     this.readsThisTurn.delete(id);
-    const signature = await this.fs.stat(path);
+    // The file is written: a failed stat only leaves the index to find its signature later.
+    const signature = await this.fs.stat(path).catch(() => undefined);
     if (item && signature && parsesBackAs(item)) this.parsedItems.set(id, { signature, text, item: deepFreeze(inParseOrder(item)) });
     return signature;
   }

@@ -11,51 +11,35 @@ import type { IndexSync } from './index-sync.js';
 import type { StoredItem } from './item-store.js';
 import type { Item } from './item.js';
 import { deepEqual, diffDocuments } from './json-patch.js';
-import type { MutationOp, MutationResult, Receipt } from './receipt.js';
+import type { ApplyMutation, MutationRequest } from './mutation-request.js';
+import type { MutationResult, Receipt } from './receipt.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { MAX_BATCH, WriteBatch } from './write-batch.js';
 
-/** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
-export interface MutationGuards {
-  /** Refuse unless the item is still at this revision. */
-  readonly expectedRevision?: number;
-  /** A replay with the same key returns the first receipt and writes nothing. */
-  readonly idempotencyKey?: string;
-}
-
-export interface MutationRequest extends MutationGuards {
-  readonly op: MutationOp;
-  /** The item id; for create the engine allocates it and passes it to apply. */
-  readonly itemId?: string;
-  readonly actor: string;
-  /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
-  readonly params: unknown;
-}
-
-export interface MutationContext {
-  readonly now: string;
-  readonly nowMs: number;
-  readonly itemId: string;
-}
-
-/** Computes the next state from the current one: an item, or null to delete it. Pure. */
-export type ApplyMutation = (current: Item | undefined, context: MutationContext) => Item | null | Promise<Item | null>;
+export type { ApplyMutation, MutationContext, MutationGuards, MutationRequest } from './mutation-request.js';
 
 export interface MutationDependencies extends ReconcileDependencies {
   readonly fs: FileSystem;
   readonly locker: Locker;
   readonly ledger: IdempotencyLedger;
-  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords'>;
+  readonly index: Pick<IndexSync, 'recordItem' | 'recordRemoval' | 'flushRecords' | 'markStale'>;
   readonly idPrefix: string;
   readonly lockTimeoutMs: number;
 }
 
 interface QueuedMutation {
-  readonly run: () => Promise<MutationResult<Item | null>>;
+  readonly run: () => Promise<MutationResult<Item | null> | Settled>;
   /** The items whose writes this mutation staged in its batch. */
   readonly items: Set<string>;
-  readonly resolve: (value: MutationResult<Item | null>) => void;
+  readonly resolve: (value: MutationResult<Item | null> | Settled) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** What {@link MutationEngine.settleInterrupted} did to one item. */
+export interface Settled {
+  readonly itemId: string;
+  /** The item's file after settling (undefined: it has none). */
+  readonly revision: number | undefined;
 }
 
 /** How long one hold of the write lock may last before it is released for other processes (ms). */
@@ -88,7 +72,30 @@ export class MutationEngine {
 
   run(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ run: () => this.runLocked(request, apply), items: new Set(), resolve, reject });
+      this.queue.push({ run: () => this.runLocked(request, apply), items: new Set(), resolve: resolve as QueuedMutation['resolve'], reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /**
+   * Settles what interrupted writes left at one item (`pm validate --fix`), under the write lock
+   * like a mutation: an interrupted final append is completed or cut off, and history lines whose
+   * item file was never written are rolled forward (docs/TRACKER.md "What reaches the disk when").
+   * What the next mutation of the item would do first, without a change of its own.
+   */
+  settleInterrupted(itemId: string): Promise<Settled> {
+    return new Promise((resolve, reject) => {
+      const run = async (): Promise<Settled> => {
+        // What the batch staged so far is written first, so the files are what this settles.
+        await this.batch.flush();
+        await this.deps.history.settleTail(itemId);
+        const last = await this.deps.history.last(itemId);
+        // A chain that does not verify, or an edit made outside pm, is not this repair's to record.
+        if (!last || (await this.deps.history.faults(itemId)).length > 0) return { itemId, revision: (await this.deps.store.read(itemId).catch(() => undefined))?.item.revision };
+        const stored = await this.reconciler.rollForward(itemId);
+        return { itemId, revision: stored?.item.revision };
+      };
+      this.queue.push({ run, items: new Set([itemId]), resolve: resolve as QueuedMutation['resolve'], reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -103,7 +110,7 @@ export class MutationEngine {
   }
 
   private async drain(): Promise<void> {
-    const { locker, paths, lockTimeoutMs, clock, index } = this.deps;
+    const { locker, paths, lockTimeoutMs, clock } = this.deps;
     this.draining = true;
     try {
       while (this.queue.length > 0) {
@@ -118,7 +125,7 @@ export class MutationEngine {
           this.queue.shift()!.reject(error);
           continue;
         }
-        const done: { mutation: QueuedMutation; outcome: { ok: true; value: MutationResult<Item | null> } | { ok: false; error: unknown } }[] = [];
+        const done: { mutation: QueuedMutation; outcome: { ok: true; value: MutationResult<Item | null> | Settled } | { ok: false; error: unknown } }[] = [];
         try {
           const started = clock.now();
           for (let n = 0; n < MAX_BATCH && this.queue.length > 0 && (n === 0 || clock.now() - started < MAX_BATCH_MS); n++) {
@@ -136,7 +143,13 @@ export class MutationEngine {
             const failed = [...entry.mutation.items].find((id) => this.batch.hasFailed(id));
             if (entry.outcome.ok && failed !== undefined) entry.outcome = { ok: false, error: this.batch.failure(failed) };
           }
-          index.flushRecords();
+          const indexFailure = this.recordInIndex();
+          if (indexFailure) {
+            for (const entry of done) {
+              const value = entry.outcome.ok ? entry.outcome.value : undefined;
+              if (value && 'changed' in value && value.changed) entry.outcome = { ok: true, value: withWarning(value, indexFailure) };
+            }
+          }
         } catch (error) {
           for (const entry of done) if (entry.outcome.ok) entry.outcome = { ok: false, error };
         } finally {
@@ -154,6 +167,22 @@ export class MutationEngine {
     }
   }
 
+  /**
+   * Applies the batch's index records. The index is derived: once the files are written the
+   * change is done, so a failure here never fails it (docs/TRACKER.md "Mutations"). The index is
+   * marked stale instead, and the warning returned says so.
+   */
+  private recordInIndex(): string | undefined {
+    try {
+      this.deps.index.flushRecords();
+      return undefined;
+    } catch (error) {
+      this.deps.index.markStale();
+      const why = error instanceof Error ? error.message : String(error);
+      return `the change is saved, but the derived index could not be updated (${why}); the next query checks every file and brings it up to date`;
+    }
+  }
+
   private async runLocked(request: MutationRequest, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
     const { ledger, clock } = this.deps;
     const fingerprint = request.idempotencyKey ? digestOf(this.deps.hasher, canonicalJson({ op: request.op, itemId: request.itemId ?? null, params: request.params })) : undefined;
@@ -164,8 +193,11 @@ export class MutationEngine {
     const itemId = request.itemId ?? (await this.allocateId());
     if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
     const staged = this.batch.get(itemId);
-    // An item staged in this batch was verified and reconciled by its first mutation.
-    if (request.itemId !== undefined && !staged) await this.reconciler.assertVerified(itemId);
+    // An item staged in this batch was settled, verified and reconciled by its first mutation.
+    if (request.itemId !== undefined && !staged) {
+      await this.deps.history.settleTail(itemId);
+      await this.reconciler.assertVerified(itemId);
+    }
     const current = staged ? (staged.stored ?? undefined) : await this.reconciler.reconcile(itemId, request.actor);
     if (request.expectedRevision !== undefined && current?.item.revision !== request.expectedRevision) {
       throw new StaleRevisionError(
@@ -191,7 +223,7 @@ export class MutationEngine {
       // The ledger names only receipts that are on disk.
       await this.batch.flush();
       if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
-      await ledger.record(request.actor, request.idempotencyKey, fingerprint, receipt);
+      await this.recordReceipt(request.actor, request.idempotencyKey, fingerprint, receipt);
     }
     return deepFreeze({ receipt, item: next, replayed: false, changed: true });
   }
@@ -218,11 +250,24 @@ export class MutationEngine {
       if (!written) return undefined;
       await this.reconciler.reconcile(prior.intent.itemId, actor);
       receipt = toReceipt(written);
-      await ledger.record(actor, key, fingerprint, receipt);
+      await this.recordReceipt(actor, key, fingerprint, receipt);
     }
     if (!receipt) return undefined;
     const item = (await store.read(receipt.itemId))?.item ?? null;
     return deepFreeze({ receipt, item, replayed: true, changed: false });
+  }
+
+  /**
+   * Records a finished receipt under its key. The change is on disk already and must not be
+   * reported as failed: when the ledger cannot be written, its intent (written ahead) still lets
+   * a retry find the receipt in the item's history.
+   */
+  private async recordReceipt(actor: string, key: string, fingerprint: string, receipt: Receipt): Promise<void> {
+    try {
+      await this.deps.ledger.record(actor, key, fingerprint, receipt);
+    } catch {
+      // The intent stands in for it (see replay).
+    }
   }
 
   private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
@@ -257,6 +302,10 @@ export class MutationEngine {
   private syntheticReceipt(request: MutationRequest, current: StoredItem): Receipt {
     return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
   }
+}
+
+function withWarning(result: MutationResult<Item | null>, warning: string): MutationResult<Item | null> {
+  return Object.freeze({ ...result, warnings: Object.freeze([...(result.warnings ?? []), warning]) });
 }
 
 function sameContent(a: Item, b: Item): boolean {

@@ -166,6 +166,12 @@ export class TrackerMutations {
     return this.mutateItem(id, 'delete', {}, options, () => null) as unknown as Promise<MutationResult<null>>;
   }
 
+  /** Settles an item's interrupted writes without a change of its own (`pm validate --fix`). */
+  async settleInterrupted(id: string): Promise<void> {
+    assertId(id);
+    await this.parts.engine.settleInterrupted(id);
+  }
+
   /**
    * A risky but allowed change: a warning returned with the result, or under strict (the
    * option, else `strict` in config.yaml) a refusal with the same words and how to proceed.
@@ -225,5 +231,5 @@ async function requireConsent(consent: ConsentProvider | undefined, request: Con
 }
 
 function withWarnings<T>(result: MutationResult<T>, warnings: readonly string[]): MutationResult<T> {
-  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...warnings]) }) : result;
+  return warnings.length && !result.replayed ? Object.freeze({ ...result, warnings: Object.freeze([...(result.warnings ?? []), ...warnings]) }) : result;
 }

@@ -189,6 +189,18 @@ export class Tracker {
     return validateTracker(this.ports.fs, this.ports.hasher, this.paths, await this.ready());
   }
 
+  /**
+   * `pm validate --fix`: settles what interrupted writes left behind (the `interrupted_append`
+   * and `interrupted_write` findings), as the next write of each item would, under the write
+   * lock; returns the ids it settled (docs/TRACKER.md "What reaches the disk when").
+   */
+  async repairInterrupted(): Promise<string[]> {
+    const report = await this.validate();
+    const ids = [...new Set(report.findings.filter((f) => f.code === 'interrupted_append' || f.code === 'interrupted_write').map((f) => f.itemId!))].sort();
+    for (const id of ids) await this.mutations.settleInterrupted(id);
+    return ids;
+  }
+
   create(input: CreateInput, options: MutationOptions = {}): Promise<MutationResult<Item>> {
     return this.mutations.create(input, options);
   }

@@ -7,7 +7,7 @@ import type { TrackerConfig } from './config.js';
 import { digestOf } from './digests.js';
 import { HISTORY_FILE_READ, ITEM_FILE_READ, refuseUnlessRegular } from './file-caps.js';
 import { findCycles } from './graph.js';
-import { verifyHistoryChain } from './history.js';
+import { splitInterruptedAppend, verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
 import { itemLimitProblems } from './field-limits.js';
 import { assertItemAgainstConfig } from './item-rules.js';
@@ -132,9 +132,11 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     }
     const id = name.slice(0, -'.jsonl'.length);
     withHistory.add(id);
-    const text = await readOwn(fs, file, id, signature, HISTORY_FILE_READ, add);
-    if (text === undefined) continue;
+    const read = await readOwn(fs, file, id, signature, HISTORY_FILE_READ, add);
+    if (read === undefined) continue;
+    const { complete: text, torn } = splitInterruptedAppend(read);
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
+    if (torn !== undefined) add({ severity: 'warning', code: 'interrupted_append', itemId: id, file, line: lineCount(text) + 1, message: `${file} line ${lineCount(text) + 1}: an append was interrupted before its newline (a full disk, a killed writer); the next pm write to ${id}, or 'pm validate --fix', completes the line when it is whole and cuts it off otherwise` });
     if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
       if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id` });
@@ -190,4 +192,10 @@ function refusedFinding(file: string, signature: FileSignature, add: (f: Validat
 
 function findingCode(error: RefusedFileError): string {
   return error.reason === 'too_large' ? 'file_too_large' : error.reason;
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }

@@ -1,3 +1,4 @@
+import { StorageError } from '../errors/index.js';
 import type { HistoryEntry } from './history.js';
 import type { HistoryHead, HistoryLog } from './history-log.js';
 import type { IndexSync } from './index-sync.js';
@@ -47,7 +48,7 @@ export class WriteBatch {
   async stage(itemId: string, entry: Omit<HistoryEntry, 'seq' | 'prev'>, next: StoredItem | null): Promise<HistoryEntry> {
     if (this.failed.has(itemId)) throw this.failed.get(itemId);
     const before = this.staged.get(itemId);
-    const prepared = this.deps.history.prepare(before?.head ?? (await this.deps.history.head(itemId)), entry);
+    const prepared = this.deps.history.prepare(before?.head ?? (await this.deps.history.settleTail(itemId)), entry);
     this.staged.set(itemId, { stored: next, head: prepared.head, lines: [...(before?.lines ?? []), prepared.line] });
     return prepared.entry;
   }
@@ -55,7 +56,11 @@ export class WriteBatch {
   /**
    * Writes what is staged: per item its history lines (one append), then its file (one atomic
    * replace, or the removal) and its index record. An item whose write fails is remembered
-   * ({@link failure}) and the others are still written.
+   * ({@link failure}) and the others are still written. A failed item leaves its files as they
+   * were (docs/TRACKER.md "Mutations"): a failed append is cut back by the history log, and
+   * lines whose item file could not be written are cut off again, so a write reported as failed
+   * is never rolled forward later. Only when that cut fails too do the lines stay, as a
+   * write-ahead record the next write completes (the error says so).
    */
   async flush(): Promise<void> {
     const items = [...this.staged];
@@ -65,9 +70,15 @@ export class WriteBatch {
     await Promise.all(items.map(async ([itemId, { stored, head, lines }]) => {
       try {
         await this.deps.history.appendPrepared(itemId, lines, head);
-        await this.commit(itemId, stored?.item ?? null, stored?.text ?? null);
       } catch (error) {
         this.failed.set(itemId, error);
+        return;
+      }
+      try {
+        await this.commit(itemId, stored?.item ?? null, stored?.text ?? null);
+      } catch (error) {
+        const cut = await this.deps.history.cutBack(itemId, head);
+        this.failed.set(itemId, cut ? error : rolledForwardLater(error, itemId));
       }
     }));
   }
@@ -120,3 +131,9 @@ export function unappliedTail(entries: readonly HistoryEntry[], digest: string |
   return [];
 }
 
+
+/** A failed item write whose history lines could not be cut off: they stay as its write-ahead record. */
+function rolledForwardLater(error: unknown, itemId: string): unknown {
+  const note = `the item file of ${itemId} could not be written and its history line could not be cut back either, so the next write of ${itemId} completes this change (retry with the same idempotency key to get its receipt)`;
+  return error instanceof StorageError ? error.about(note, { cutBack: false }) : error;
+}

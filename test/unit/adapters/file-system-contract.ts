@@ -229,6 +229,17 @@ export function describeFileSystemContract(label: string, subject: () => Promise
         expect(await s.fs.readText(`${root}/dir/a.md`)).toBe('hello!');
       });
 
+      it('never cuts back through a link nor a FIFO (an append rolled back touches only the regular file it wrote)', async () => {
+        await tree();
+        await expect(s.fs.truncate(`${root}/dir/link-to-file`, 1)).rejects.toEqual(refusal('symlink'));
+        expect(await s.fs.readText(`${root}/outside.txt`)).toBe('secret!');
+        await expect(s.fs.truncate(`${root}/dir/dangling`, 0)).rejects.toEqual(refusal('symlink'));
+        expect(await s.fs.stat(`${root}/nowhere`)).toBeUndefined();
+        await expect(s.fs.truncate(`${root}/dir/fifo`, 0)).rejects.toEqual(refusal('not_a_regular_file'));
+        await s.fs.truncate(`${root}/dir/a.md`, 4);
+        expect(await s.fs.readText(`${root}/dir/a.md`, own)).toBe('hell');
+      });
+
       it('refuses to replace a link or a FIFO atomically, and creates nothing exclusively over a link', async () => {
         await tree();
         await expect(s.fs.writeAtomic(`${root}/dir/link-to-file`, 'new')).rejects.toEqual(refusal('symlink'));
@@ -262,6 +273,20 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       stop();
       expect(s.fs.watchTree(`${root}/missing`, () => seen.push('never'))).toEqual(expect.any(Function));
       expect(seen).not.toContain('never');
+    });
+
+    it('cuts a file back to its first bytes (an interrupted append undone), keeping its inode; a missing file is no error', async () => {
+      const path = `${root}/log.jsonl`;
+      await s.fs.append(path, 'one\n');
+      const inode = (await s.fs.stat(path))!.ino;
+      await s.fs.append(path, 'two, torn');
+      await s.fs.truncate(path, 4);
+      expect(await s.fs.readText(path)).toBe('one\n');
+      expect(await s.fs.stat(path)).toMatchObject({ size: 4, ino: inode });
+      await s.fs.append(path, '€\n');
+      expect(await s.fs.readText(path)).toBe('one\n€\n');
+      await expect(s.fs.truncate(`${root}/missing.jsonl`, 0)).resolves.toBeUndefined();
+      expect(await s.fs.stat(`${root}/missing.jsonl`)).toBeUndefined();
     });
   });
 }

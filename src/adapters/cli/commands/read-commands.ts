@@ -53,16 +53,22 @@ export const contextCommand: CliCommand = {
   },
 };
 
+const validateSchema = z.object({ fix: z.boolean().optional() });
+
 /** `pm validate`: checks every file; exit 5 when it found errors, 0 with only warnings. */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check every item and history file (exit 5 when errors are found)',
-  description: 'Checks that every item parses and fits config.yaml, references resolve, there are no dependency or parent cycles, and every history hash chain is intact. Exits 5 when it finds errors, 0 when it finds only warnings.',
+  description: 'Checks that every item parses and fits config.yaml, references resolve, there are no dependency or parent cycles, and every history hash chain is intact. Exits 5 when it finds errors, 0 when it finds only warnings. --fix first settles what interrupted writes left (a history line torn by a full disk or a killed writer is completed when whole, cut off otherwise; history lines whose item file was never written are rolled forward), as the next write of each item would; JSON then adds repaired: [ids].',
   args: [],
-  options: {},
-  examples: ['pm validate', 'pm validate --json'],
-  async run(_args, { services }) {
-    const report = await (await services.tracker()).validate();
-    return { value: report, human: renderValidation(report), exitCode: report.ok ? EXIT.ok : EXIT.invalid };
+  options: { fix: { type: 'boolean', description: 'settle interrupted writes first (interrupted_append, interrupted_write)' } },
+  examples: ['pm validate', 'pm validate --json', 'pm validate --fix'],
+  async run(args, { services }) {
+    const { fix } = parseWith(validateSchema, { ...args.values }, 'validate');
+    const tracker = await services.tracker();
+    const repaired = fix ? await tracker.repairInterrupted() : undefined;
+    const report = await tracker.validate();
+    const human = `${repaired?.length ? `settled interrupted writes of ${repaired.join(', ')}\n` : ''}${renderValidation(report)}`;
+    return { value: repaired ? { ...report, repaired } : report, human, exitCode: report.ok ? EXIT.ok : EXIT.invalid };
   },
 };

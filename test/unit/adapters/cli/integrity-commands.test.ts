@@ -58,6 +58,21 @@ describe('unreadable item files', () => {
   });
 });
 
+describe('pm validate --fix', () => {
+  it('settles an interrupted append now and says which items it settled', async () => {
+    const cli = await cliHarness();
+    const a = (await cli.json<Result>(['create', 'torn'])).item.id;
+    await cli.fs.append(`${ROOT}/history/${a}.jsonl`, '{"actor":"alice","at":');
+    const warned = await cli.json<{ ok: boolean; findings: { code: string }[] }>(['validate']);
+    expect(warned).toMatchObject({ ok: true, findings: [{ code: 'interrupted_append' }] });
+    const fixed = await cli.run(['validate', '--fix']);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain(`settled interrupted writes of ${a}`);
+    expect(await cli.json(['validate', '--fix'])).toMatchObject({ ok: true, findings: [], repaired: [] });
+    expect((await cli.fs.readText(`${ROOT}/history/${a}.jsonl`))!.endsWith('}\n')).toBe(true);
+  });
+});
+
 describe('warnings and --strict', () => {
   it('warns on stderr when claiming blocked work, and --strict refuses with exit 4', async () => {
     const cli = await cliHarness();

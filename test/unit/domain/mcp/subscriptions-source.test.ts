@@ -34,6 +34,7 @@ class ScriptedWatchFs implements FileSystem {
   writeAtomic(path: string, content: string) { return this.inner.writeAtomic(path, content); }
   createExclusive(path: string, content: string) { return this.inner.createExclusive(path, content); }
   append(path: string, content: string) { return this.inner.append(path, content); }
+  truncate(path: string, size: number) { return this.inner.truncate(path, size); }
   remove(path: string) { return this.inner.remove(path); }
   isDirectory(path: string) { return this.inner.isDirectory(path); }
   ensureDir(path: string) { return this.inner.ensureDir(path); }

@@ -3,24 +3,54 @@ import { IdempotencyConflictError } from '../../../../src/domain/errors/index.js
 import { ROOT, memoryTracker } from '../../../support/memory-tracker.js';
 
 // A writer killed mid-mutation, simulated over the in-memory file system: the chosen write
-// throws, and the retry runs in a freshly opened Tracker (a new process keeps no memory of the
-// dead one). Whatever the point of the kill, a retry with the same idempotency key must leave
-// exactly one effect and answer with that effect's receipt.
+// throws and so does every write after it (a dead process writes nothing more, not even the
+// cut-back of its own lines), and the retry runs in a freshly opened Tracker (a new process
+// keeps no memory of the dead one). Whatever the point of the kill, a retry with the same
+// idempotency key must leave exactly one effect and answer with that effect's receipt.
 
 class Killed extends Error {}
 
 type Point = 'intent' | 'history' | 'item' | 'receipt';
 
-/** Makes the next write at `point` throw, once. */
+let revive = (): void => undefined;
+
+/** The first attempt: killed, except at the receipt, which is written after the change is durable and so never fails it. */
+async function attempt(point: Point, call: () => Promise<unknown>): Promise<void> {
+  if (point === 'receipt') await expect(call()).resolves.toMatchObject({ changed: true });
+  else await expect(call()).rejects.toThrow(Killed);
+  revive();
+}
+
+/** Makes the next write at `point` throw, and every write after it (until the survivor reopens). */
 function killAt(fs: MemoryFileSystem, point: Point): void {
   const append = fs.append.bind(fs);
   const writeAtomic = fs.writeAtomic.bind(fs);
+  const truncate = fs.truncate.bind(fs);
+  const remove = fs.remove.bind(fs);
   let armed = true;
+  let dead = false;
   const fire = () => {
     armed = false;
+    dead = true;
     throw new Killed(`killed at ${point}`);
   };
+  const afterDeath = () => {
+    if (dead) throw new Killed(`already killed at ${point}`);
+  };
+  // The survivor is a new process: it writes again.
+  revive = () => {
+    dead = false;
+  };
+  fs.truncate = async (path: string, size: number) => {
+    afterDeath();
+    return truncate(path, size);
+  };
+  fs.remove = async (path: string) => {
+    afterDeath();
+    return remove(path);
+  };
   fs.append = async (path: string, content: string) => {
+    afterDeath();
     if (armed && path.endsWith('idempotency.jsonl')) {
       const isIntent = content.includes('"intent"');
       if ((point === 'intent' && isIntent) || (point === 'receipt' && !isIntent)) fire();
@@ -29,6 +59,7 @@ function killAt(fs: MemoryFileSystem, point: Point): void {
     return append(path, content);
   };
   fs.writeAtomic = async (path: string, content: string) => {
+    afterDeath();
     if (armed && point === 'item' && path.includes('/items/')) fire();
     return writeAtomic(path, content);
   };
@@ -50,7 +81,7 @@ describe('idempotency survives a writer killed mid-mutation', () => {
     const { fs, tracker, reopen } = await memoryTracker();
     const { item } = await tracker.create({ title: 'Target' });
     killAt(fs, point);
-    await expect(tracker.comment(item.id, 'exactly once', { idempotencyKey: 'c-1' })).rejects.toThrow(Killed);
+    await attempt(point, () => tracker.comment(item.id, 'exactly once', { idempotencyKey: 'c-1' }));
 
     const survivor = await reopen();
     const retry = await survivor.comment(item.id, 'exactly once', { idempotencyKey: 'c-1' });
@@ -73,7 +104,7 @@ describe('idempotency survives a writer killed mid-mutation', () => {
   test.each<Point>(['history', 'item', 'receipt'])('a create killed at the %s write leaves one item after the retry', async (point) => {
     const { fs, tracker, reopen } = await memoryTracker();
     killAt(fs, point);
-    await expect(tracker.create({ title: 'Only one' }, { idempotencyKey: 'new-1' })).rejects.toThrow(Killed);
+    await attempt(point, () => tracker.create({ title: 'Only one' }, { idempotencyKey: 'new-1' }));
     const survivor = await reopen();
     const retry = await survivor.create({ title: 'Only one' }, { idempotencyKey: 'new-1' });
     const all = (await survivor.list({ all: true })).items;
@@ -85,7 +116,7 @@ describe('idempotency survives a writer killed mid-mutation', () => {
     const { fs, tracker, reopen } = await memoryTracker();
     const { item } = await tracker.create({ title: 'Target' });
     killAt(fs, 'item');
-    await expect(tracker.comment(item.id, 'first words', { idempotencyKey: 'c-2' })).rejects.toThrow(Killed);
+    await attempt('item', () => tracker.comment(item.id, 'first words', { idempotencyKey: 'c-2' }));
     await expect((await reopen()).comment(item.id, 'other words', { idempotencyKey: 'c-2' })).rejects.toThrow(IdempotencyConflictError);
   });
 });

@@ -1,0 +1,28 @@
+import type { Item } from './item.js';
+import type { MutationOp } from './receipt.js';
+
+/** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
+export interface MutationGuards {
+  /** Refuse unless the item is still at this revision. */
+  readonly expectedRevision?: number;
+  /** A replay with the same key returns the first receipt and writes nothing. */
+  readonly idempotencyKey?: string;
+}
+
+export interface MutationRequest extends MutationGuards {
+  readonly op: MutationOp;
+  /** The item id; for create the engine allocates it and passes it to apply. */
+  readonly itemId?: string;
+  readonly actor: string;
+  /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
+  readonly params: unknown;
+}
+
+export interface MutationContext {
+  readonly now: string;
+  readonly nowMs: number;
+  readonly itemId: string;
+}
+
+/** Computes the next state from the current one: an item, or null to delete it. Pure. */
+export type ApplyMutation = (current: Item | undefined, context: MutationContext) => Item | null | Promise<Item | null>;

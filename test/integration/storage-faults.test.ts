@@ -1,0 +1,132 @@
+import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, truncate, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runToEnd, type Run } from '../support/child-processes.js';
+import { McpProcesses, modernMeta, PM_BIN, RawMcpClient } from '../support/mcp-stdio.js';
+
+// The real `pm` and `pm-mcp` on a small tmpfs mounted for each test (the tests run as root, here
+// and in CI): a disk that fills up and a mount that turns read-only, not simulated but as the
+// kernel reports them (docs/TRACKER.md "What reaches the disk when"). write-faults.test.ts
+// enumerates every failure point over the in-memory adapters; this proves the node adapters
+// report the same typed errors and leave the same state.
+jest.setTimeout(120_000);
+
+const COMMENT = `marker-word ${'c'.repeat(6000)}`;
+
+function pm(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'tester', PM_INDEX_WATCHER: 'off', ...env };
+  for (const key of ['PM_ROOT', 'PM_DEBUG']) if (!(key in env)) delete merged[key];
+  return runToEnd(process.execPath, [PM_BIN, ...args], { cwd, env: merged, input: '' });
+}
+
+async function pmJson<T = Record<string, unknown>>(cwd: string, args: string[]): Promise<T> {
+  const run = await pm(cwd, [...args, '--json']);
+  if (run.code !== 0) throw new Error(`pm ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+/** Fills the file system, then frees `freeKb`: the next writes past that fail with ENOSPC. */
+async function fillLeaving(dir: string, freeKb: number): Promise<void> {
+  const filler = join(dir, 'filler');
+  await unlink(filler).catch(() => undefined);
+  try {
+    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { stdio: 'ignore' });
+  } catch {
+    // dd stops at ENOSPC: the disk is full.
+  }
+  const { size } = await stat(filler);
+  await truncate(filler, Math.max(0, size - freeKb * 1024));
+}
+
+const history = (dir: string, id: string) => readFile(join(dir, '.agents/pm/history', `${id}.jsonl`), 'utf8');
+const storageFailure = (run: Run) => (JSON.parse(run.stderr) as { error: { code: number; reason: string; message: string; data: Record<string, unknown> } }).error;
+
+describe('pm on a file system that fills up or turns read-only', () => {
+  let dir: string;
+  const processes = new McpProcesses();
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pm-storage-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
+    await pmJson(dir, ['init']);
+  });
+
+  afterEach(async () => {
+    await processes.killAll();
+    execFileSync('umount', [dir]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('a full disk: exit 9 storage_full, the history as it was, validate clean, and the same key completes once space is back', async () => {
+    const { item } = await pmJson<{ item: { id: string } }>(dir, ['create', 'target']);
+    const before = await history(dir, item.id);
+    // 4 and 8 KB free: the write fails at another point each time (the history append, the item file).
+    for (const freeKb of [4, 8]) {
+      await fillLeaving(dir, freeKb);
+      const run = await pm(dir, ['comment', item.id, COMMENT, '--idempotency-key', 'k-1', '--json']);
+      expect({ freeKb, code: run.code }).toEqual({ freeKb, code: 9 });
+      expect(storageFailure(run)).toMatchObject({ code: -31055, reason: 'storage_full', data: { code: 'ENOSPC', remedy: expect.stringContaining('free space') } });
+      expect(await history(dir, item.id)).toBe(before);
+      const validate = await pm(dir, ['validate']);
+      expect({ freeKb, code: validate.code, out: validate.stdout }).toEqual({ freeKb, code: 0, out: expect.stringContaining('0 warnings') });
+    }
+    await unlink(join(dir, 'filler'));
+    const done = await pmJson<{ replayed: boolean; receipt: { receiptId: string } }>(dir, ['comment', item.id, COMMENT, '--idempotency-key', 'k-1']);
+    expect(done.replayed).toBe(false);
+    const again = await pmJson<{ replayed: boolean; receipt: { receiptId: string } }>(dir, ['comment', item.id, COMMENT, '--idempotency-key', 'k-1']);
+    expect(again).toMatchObject({ replayed: true, receipt: { receiptId: done.receipt.receiptId } });
+    expect((await history(dir, item.id)).split('\n').filter((line) => line.includes('"idempotencyKey":"k-1"'))).toHaveLength(1);
+    expect((await pm(dir, ['validate'])).code).toBe(0);
+  });
+
+  test('a disk too full for the index only: the written change succeeds with a warning, and the next query catches up', async () => {
+    const { item } = await pmJson<{ item: { id: string } }>(dir, ['create', 'target']);
+    await fillLeaving(dir, 16);
+    const run = await pm(dir, ['comment', item.id, COMMENT, '--json']);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { changed: boolean; warnings?: string[] };
+    expect(result.changed).toBe(true);
+    expect(result.warnings).toEqual([expect.stringContaining('the change is saved, but the derived index could not be updated')]);
+    await unlink(join(dir, 'filler'));
+    const found = await pmJson<{ results: { id: string }[] }>(dir, ['search', 'marker-word']);
+    expect(found.results.map((r) => r.id)).toEqual([item.id]);
+  });
+
+  test('a read-only mount: writes and export fail with exit 9 read_only (never ENOENT), reads still work', async () => {
+    const { item } = await pmJson<{ item: { id: string } }>(dir, ['create', 'target']);
+    execFileSync('mount', ['-o', 'remount,ro', dir]);
+    const comment = await pm(dir, ['comment', item.id, 'on a read-only mount', '--json']);
+    expect(comment.code).toBe(9);
+    expect(storageFailure(comment)).toMatchObject({ code: -31055, reason: 'read_only', data: { code: 'EROFS' } });
+    // No index (its read-only handling is the index's own): the export's directory is what fails.
+    const exported = await pm(dir, ['export'], { PM_INDEX_DRIVER: 'memory' });
+    expect(exported.code).toBe(9);
+    expect(exported.stderr).toContain('read-only (EROFS)');
+    expect(exported.stderr).not.toContain('ENOENT');
+    expect((await pmJson<{ title: string }>(dir, ['get', item.id])).title).toBe('target');
+    expect((await pm(dir, ['validate'])).code).toBe(0);
+    execFileSync('mount', ['-o', 'remount,rw', dir]);
+  });
+
+  test('over MCP a full disk is a typed storage_full tool error with its remedy, never a bare internal error', async () => {
+    const { item } = await pmJson<{ item: { id: string } }>(dir, ['create', 'target']);
+    const client = new RawMcpClient(processes.spawn(dir, { PM_ACTOR: 'tester', PM_INDEX_WATCHER: 'off' }), '2025-11-25');
+    const listed = await client.request('tools/list', { _meta: modernMeta() });
+    expect(listed.result).toMatchObject({ tools: expect.any(Array) });
+    await fillLeaving(dir, 4);
+    const response = await client.request('tools/call', { name: 'pm_comment', arguments: { id: item.id, text: COMMENT }, _meta: modernMeta() });
+    expect(response.error).toBeUndefined();
+    const result = response.result as { isError?: boolean; content: { type: string; text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('(storage_full)');
+    expect(result.content[0]!.text).toContain('free space');
+    expect(result.content[0]!.text).not.toContain('Internal error');
+    await unlink(join(dir, 'filler'));
+    const retry = await client.request('tools/call', { name: 'pm_comment', arguments: { id: item.id, text: COMMENT }, _meta: modernMeta() });
+    expect((retry.result as { isError?: boolean }).isError).not.toBe(true);
+    client.proc.endInput();
+    await client.proc.exited;
+  });
+});
