@@ -30,8 +30,8 @@ function run(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}):
 }
 
 /**
- * A tracker whose one item's history file is a directory: reading it fails with EISDIR, an
- * unexpected (untyped) failure, so `pm history <id>` exits 1 and PM_DEBUG=1 prints its stack.
+ * A tracker whose one item's history file is a directory: pm refuses to read it
+ * (RefusedFileError, exit 7), and with PM_DEBUG=1 prints the refusal's stack.
  */
 async function brokenTracker(dir: string): Promise<string> {
   expect((await run([process.execPath, PM, 'init'], dir)).code).toBe(0);
@@ -56,16 +56,16 @@ describe('PM_DEBUG=1 stack traces', () => {
     const dir = temp();
     const id = await brokenTracker(dir);
     const failed = await run([process.execPath, PM, 'history', id], dir, { PM_DEBUG: '1' });
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/EISDIR/);
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toMatch(/is a directory, not a regular file/);
     expect(failed.stderr).not.toMatch(/pm\.cjs:\d+:\d+/);
     const frames = sourceFrames(failed.stderr);
-    expect(frames.map((f) => f.file.slice(f.file.lastIndexOf('/src/') + 1))).toEqual(expect.arrayContaining(['src/adapters/node/node-file-system.ts', 'src/composition/cli-main.ts']));
-    // Each frame's line is a real line of that source; the deepest one calls into node:fs.
+    expect(frames.map((f) => f.file.slice(f.file.lastIndexOf('/src/') + 1))).toEqual(expect.arrayContaining(['src/domain/tracker/file-caps.ts', 'src/domain/tracker/history-log.ts', 'src/composition/cli-main.ts']));
+    // Each frame's line is a real line of that source; the deepest one throws the refusal.
     for (const frame of frames) expect(readFileSync(frame.file, 'utf8').split('\n').length).toBeGreaterThanOrEqual(frame.line);
     const deepest = frames[0]!;
-    expect(deepest.file).toMatch(/src\/adapters\/node\/node-file-system\.ts$/);
-    expect(readFileSync(deepest.file, 'utf8').split('\n')[deepest.line - 1]).toMatch(/read(File|Text)?Sync|readSync/);
+    expect(deepest.file).toMatch(/src\/domain\/tracker\/file-caps\.ts$/);
+    expect(readFileSync(deepest.file, 'utf8').split('\n')[deepest.line - 1]).toMatch(/throw new RefusedFileError/);
     const main = frames.find((f) => f.file.endsWith('src/composition/cli-main.ts'))!;
     expect(readFileSync(main.file, 'utf8').split('\n')[main.line - 1]).toContain('runCli(');
   });
@@ -74,8 +74,8 @@ describe('PM_DEBUG=1 stack traces', () => {
     const dir = temp();
     const id = await brokenTracker(dir);
     const failed = await run([process.execPath, PM, 'history', id], dir);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^pm: EISDIR[^\n]*\n$/);
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toMatch(/^pm: [^\n]*is a directory, not a regular file[^\n]*\n$/);
   });
 
   test('the unbundled modules in dist/ carry maps too (the fallback when there is no bundle)', async () => {
@@ -83,7 +83,7 @@ describe('PM_DEBUG=1 stack traces', () => {
     const id = await brokenTracker(dir);
     const script = `process.setSourceMapsEnabled(true); const { main } = await import(${JSON.stringify(CLI_MAIN)}); process.exitCode = await main(${JSON.stringify(['history', id])});`;
     const failed = await run([process.execPath, '--input-type=module', '-e', script], dir, { PM_DEBUG: '1' });
-    expect(failed.code).toBe(1);
+    expect(failed.code).toBe(7);
     expect(failed.stderr).not.toMatch(/dist\/[^\s:]+\.js:\d+/);
     expect(sourceFrames(failed.stderr).map((f) => f.file)).toEqual(expect.arrayContaining([expect.stringMatching(/src\/composition\/cli-main\.ts$/)]));
   });
