@@ -100,8 +100,12 @@ describe('pm on a file system that fills up or turns read-only', () => {
     const comment = await pm(dir, ['comment', item.id, 'on a read-only mount', '--json']);
     expect(comment.code).toBe(9);
     expect(storageFailure(comment)).toMatchObject({ code: -31055, reason: 'read_only', data: { code: 'EROFS' } });
-    // No index (its read-only handling is the index's own): the export's directory is what fails.
-    const exported = await pm(dir, ['export'], { PM_INDEX_DRIVER: 'memory' });
+    // The index cannot be written either: queries answer from the files, saying so once.
+    const listed = await pm(dir, ['list', '--json']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).items.map((i: { id: string }) => i.id)).toContain(item.id);
+    expect(listed.stderr).toMatch(/cannot be written .*keeps the index in memory/);
+    const exported = await pm(dir, ['export']);
     expect(exported.code).toBe(9);
     expect(exported.stderr).toContain('read-only (EROFS)');
     expect(exported.stderr).not.toContain('ENOENT');
