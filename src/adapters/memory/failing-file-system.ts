@@ -1,15 +1,8 @@
-import { StorageError, type StorageFailure } from '../../domain/errors/storage-error.js';
+import { StorageError, storageFailureOf } from '../../domain/errors/storage-error.js';
 import type { DirectoryEntry, DirectoryListing, FileNodeInfo, FileSignature, FileSystem, OwnFileRead, RawFileRead, RawReadExpectation, WatchListener } from '../../ports/file-system.js';
 
 /** The storage failures a {@link FailingFileSystem} injects, by the platform code they stand for. */
 export type StorageFaultCode = 'ENOSPC' | 'EIO' | 'EROFS' | 'EACCES';
-
-const REASONS: Readonly<Record<StorageFaultCode, StorageFailure>> = Object.freeze({
-  ENOSPC: 'storage_full',
-  EIO: 'storage_error',
-  EROFS: 'read_only',
-  EACCES: 'permission_denied',
-});
 
 /** Which write call fails, and how. */
 export interface StorageFault {
@@ -178,6 +171,6 @@ export class FailingFileSystem implements FileSystem {
     // A disk that stays full still lets a file be cut back or removed: that frees space.
     if (this.calls !== fault.at && fault.code === 'ENOSPC' && (call === 'truncate' || call === 'remove')) return undefined;
     this.failures++;
-    return StorageError.of(REASONS[fault.code], action, path, fault.code);
+    return StorageError.of(storageFailureOf(fault.code)!, action, path, fault.code);
   }
 }

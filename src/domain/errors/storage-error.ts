@@ -7,6 +7,25 @@ import { EXIT, PM_ERROR_CODES, PmError } from './pm-error.js';
  */
 export type StorageFailure = 'storage_full' | 'read_only' | 'permission_denied' | 'storage_error';
 
+/**
+ * The platform error codes that mean the storage itself failed, and what each is to pm (docs/TRACKER.md
+ * "What reaches the disk when"); one table for the node file system's edge and the fault injector.
+ */
+const FAILURES_BY_CODE: Readonly<Record<string, StorageFailure>> = Object.freeze({
+  ENOSPC: 'storage_full',
+  EDQUOT: 'storage_full',
+  EFBIG: 'storage_full',
+  EROFS: 'read_only',
+  EACCES: 'permission_denied',
+  EPERM: 'permission_denied',
+  EIO: 'storage_error',
+});
+
+/** The storage failure a platform error code stands for, or undefined when the code is not one (ENOENT, EEXIST...). */
+export function storageFailureOf(code: string | undefined): StorageFailure | undefined {
+  return code === undefined ? undefined : FAILURES_BY_CODE[code];
+}
+
 /** What a person does about each kind of storage failure. */
 const REMEDIES: Readonly<Record<StorageFailure, string>> = Object.freeze({
   storage_full: 'free space on that file system (or raise the quota), then retry; a retry with the same idempotency key completes the change exactly once',
