@@ -46,7 +46,7 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
   const mergeDrivers = async () => new MergeDrivers(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.Clock), settings.cwd);
   const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
   const repair = async () => {
-    const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker) };
+    const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker), lockTimeoutMs: settings.lockTimeoutMs };
     const references = { sides: new GitCliMergeSides(), writer: await container.getAsync(IDS.ReadyTracker) };
     return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor, references);
   };

@@ -37,7 +37,8 @@ export function indexWitness(settings: Settings, launcher: readonly string[] | u
     new SocketIndexFreshness({
       socketPath: watcherSocketPath(new TrackerPaths(root).runtime),
       identity: watcherIdentity(root),
-      timeoutMs: WATCHER_TIMEOUT_MS,
+      // Never longer than any other wait for another pm process (docs/TRACKER.md "Waits").
+      timeoutMs: Math.min(WATCHER_TIMEOUT_MS, settings.lockTimeoutMs),
       startFrom: WATCHER_AUTO_FROM,
       mode: async () => setting ?? (await configured()) ?? 'auto',
       // No watcher where no SQLite driver loads: its index would be in its own memory (known by the time a sweep ends).
@@ -90,7 +91,7 @@ export async function runIndexWatcher(container: Container, settings: Settings):
   // The plain node file system: the watcher writes nothing a change bus would need to hear of.
   const fs = await container.getAsync(IDS.PlainFileSystem);
   const index = await container.getAsync(IDS.ItemIndex);
-  const sync = new IndexSync(fs, await container.getAsync(IDS.Clock), paths, index, { watch: true, watchOverflowAt: watchOverflowAt() });
+  const sync = new IndexSync(fs, await container.getAsync(IDS.Clock), paths, index, { watch: true, watchOverflowAt: watchOverflowAt(), waitMs: settings.lockTimeoutMs });
   const server = new IndexWatcherServer({
     socketPath: watcherSocketPath(paths.runtime),
     runtimeDir: paths.runtime,

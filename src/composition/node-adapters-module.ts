@@ -99,7 +99,7 @@ export function indexTuning(mode: TrackerIndexMode): PageTuning {
 export const fileTaskStoresModule = new ContainerModule(({ bind }) => {
   bind(IDS.FileSystem).toService(IDS.PlainFileSystem);
   bind(IDS.TaskStore)
-    .toResolvedValue((fs: FileSystem, locker: Locker, root: string) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot])
+    .toResolvedValue((fs: FileSystem, locker: Locker, root: string, s: Settings) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks, s.lockTimeoutMs), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot, IDS.Settings])
     .inSingletonScope();
   bind(IDS.TaskWorkers).toResolvedValue(() => new ProcessTaskWorkers()).inSingletonScope();
   bind(IDS.MacKeyStore)

@@ -255,10 +255,18 @@ export interface ItemIndexStore {
   open(): IndexOpening;
   /**
    * Starts building the whole index aside ({@link IndexBuild}): 'busy' while another process
-   * builds one (wait, then start again), 'replaced' when another process replaced the index
+   * builds one (wait, then start again, or {@link keepOwnUntilBuilt}), 'replaced' when another process replaced the index
    * since this store opened it (open it again and check it instead of building).
    */
   startBuild(): IndexBuild | 'busy' | 'replaced';
+  /**
+   * Another process has been building the shared index for longer than this one may wait
+   * (PM_LOCK_TIMEOUT_MS: docs/TRACKER.md "Waits"): until that build ends, the store answers from
+   * an empty index of this process's own, which the caller fills from the item files ({@link open}
+   * says `own`); the first {@link open} after the build ended returns to the shared index and says
+   * `replaced`. `reason` goes to the process's log, once. A store nobody else builds ignores the call.
+   */
+  keepOwnUntilBuilt(reason: string): void;
   /** Applies the changes in one atomic step; returns how many applied (conditional ones may not). */
   apply(changes: readonly IndexChange[]): number;
   /** The sum (mod 2^48) of the hashes of every recorded file. */

@@ -152,8 +152,11 @@ export class MemoryItemIndex implements ItemIndexStore {
     return { counts, ready: ready.slice(0, query.limit) };
   }
 
+  /** Nothing to do: no other process builds this store, so nobody waits for one. */
+  keepOwnUntilBuilt(_reason: string): void {}
+
   /** Builds into a second store and takes its rows at the end (one process: never busy). */
-  startBuild(): IndexBuild {
+  startBuild(): IndexBuild | 'busy' | 'replaced' {
     const built = new MemoryItemIndex();
     return {
       add: (changes) => {

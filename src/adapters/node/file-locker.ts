@@ -71,7 +71,8 @@ export class FileLocker implements Locker {
         const holder = await readOwner(name);
         throw new LockTimeoutError(`the tracker is locked${holder ? ` by process ${holder.pid} on ${holder.host}` : ''}; gave up after ${options.timeoutMs} ms`, { lock: name, holder: holder ?? null });
       }
-      await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
+      // Never past the deadline: the wait ends within the timeout (docs/TRACKER.md "Waits").
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay + Math.random() * delay, deadline - Date.now())));
       delay = Math.min(delay * 2, 50);
     }
   }

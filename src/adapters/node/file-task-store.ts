@@ -4,6 +4,7 @@ import type { Locker } from '../../ports/locker.js';
 import type { TaskRecord, TaskStore } from '../../ports/task-store.js';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** How long an update waits for a task's lock unless told (PM_LOCK_TIMEOUT_MS's default). */
 const LOCK_TIMEOUT_MS = 10_000;
 /**
  * The largest task record read: a task's result is at most one response, and a request body is
@@ -26,6 +27,7 @@ export class FileTaskStore implements TaskStore {
     private readonly fs: FileSystem,
     private readonly locker: Locker,
     private readonly dir: string,
+    private readonly lockTimeoutMs = LOCK_TIMEOUT_MS,
   ) {}
 
   async create(record: TaskRecord): Promise<void> {
@@ -42,7 +44,7 @@ export class FileTaskStore implements TaskStore {
   async update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
     assertTaskId(taskId);
     if (!(await this.fs.stat(this.path(taskId)))) return undefined;
-    const release = await this.locker.acquire(`${this.dir}/${taskId}.lock`, { timeoutMs: LOCK_TIMEOUT_MS });
+    const release = await this.locker.acquire(`${this.dir}/${taskId}.lock`, { timeoutMs: this.lockTimeoutMs });
     try {
       const current = await this.read(taskId);
       if (!current) return undefined;

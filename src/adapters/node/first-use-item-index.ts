@@ -43,6 +43,10 @@ export class FirstUseItemIndex implements ItemIndexStore {
     return this.store.startBuild();
   }
 
+  keepOwnUntilBuilt(reason: string): void {
+    this.store.keepOwnUntilBuilt(reason);
+  }
+
   apply(changes: readonly IndexChange[]): number {
     return this.store.apply(changes);
   }

@@ -21,10 +21,12 @@ import type {
 } from '../../ports/item-index-store.js';
 import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
 
-/** The SQLite index as {@link HealingItemIndex} uses it: the store, its file, and dropping a damaged file. */
+/** The SQLite index as {@link HealingItemIndex} uses it: the store, its file, dropping a damaged file, and whether a build runs. */
 export interface DiscardableItemIndex extends ItemIndexStore {
   readonly path: string;
   discard(reason: string): void;
+  /** Whether a live process is building the index now. */
+  building(): boolean;
 }
 
 /** How many times in a row {@link HealingItemIndex.open} makes a damaged file anew before keeping the index in memory. */
@@ -44,12 +46,18 @@ const HEALS_PER_OPEN = 2;
  * - busy with a valid file (another process writing for longer than the lock timeout): a
  *   {@link LockTimeoutError}, as for the tracker's write lock.
  *
+ * Another process building the index for longer than the lock timeout is no failure: the index
+ * sync then asks this process to keep its own index in memory until that build ends
+ * ({@link keepOwnUntilBuilt}), and the first open after it returns to the file.
+ *
  * A failure inside {@link open} is healed there and the open repeated. A failure in any other
  * call (the database was fine when the sync opened it) throws {@link IndexResetError} after
  * healing: the index sync checks every file again and repeats the query (index-sync.ts).
  */
 export class HealingItemIndex implements ItemIndexStore {
   private memory: ItemIndexStore | undefined;
+  /** The index in memory is kept only until another process's build ends ({@link keepOwnUntilBuilt}). */
+  private untilBuilt = false;
 
   /**
    * @param sqlite the SQLite index
@@ -62,15 +70,23 @@ export class HealingItemIndex implements ItemIndexStore {
     private readonly say: (text: string) => void,
   ) {}
 
-  /** Whether this process keeps its index in memory (the file could not be written). */
+  /** Whether this process keeps its index in memory (the file could not be written, or another process builds it). */
   get keptInMemory(): boolean {
     return this.memory !== undefined;
   }
 
   open(): IndexOpening {
+    const back = this.untilBuilt && !this.stillBuilding();
+    if (back) {
+      this.memory?.close();
+      this.memory = undefined;
+      this.untilBuilt = false;
+    }
     for (let heals = 0; !this.memory; heals++) {
       try {
-        return this.sqlite.open();
+        const opening = this.sqlite.open();
+        // What this process followed in memory says nothing of the shared index: the caller checks every file.
+        return back ? { ...opening, replaced: true } : opening;
       } catch (error) {
         // Made anew and still failing (a directory SQLite cannot create files in, say): keep it in memory; a bug is passed on.
         if (heals >= HEALS_PER_OPEN && indexFailure(error) !== 'other') this.keepInMemory(error);
@@ -94,6 +110,19 @@ export class HealingItemIndex implements ItemIndexStore {
         }
       },
     };
+  }
+
+  /**
+   * Another process has been building the index for longer than this one waits
+   * (PM_LOCK_TIMEOUT_MS): until its build ends, this process answers from an index in its
+   * memory, read from the item files like the one kept when the file cannot be written
+   * (docs/TRACKER.md "Waits"), and says so once.
+   */
+  keepOwnUntilBuilt(reason: string): void {
+    if (this.memory) return;
+    this.memory = this.inMemory();
+    this.untilBuilt = true;
+    this.say(`${reason}, so this process reads every item file until that build is done (correct, but slower on large trackers)`);
   }
 
   apply(changes: readonly IndexChange[]): number {
@@ -210,6 +239,15 @@ export class HealingItemIndex implements ItemIndexStore {
       this.sqlite.discard(damage);
     } catch (removeError) {
       this.keepInMemory(removeError);
+    }
+  }
+
+  /** Whether the build this process stopped waiting for still runs (a lock it cannot read: assumed so). */
+  private stillBuilding(): boolean {
+    try {
+      return this.sqlite.building();
+    } catch {
+      return true;
     }
   }
 

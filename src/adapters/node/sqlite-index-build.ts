@@ -54,6 +54,19 @@ export function takeBuildLock(lockPath: string): boolean {
   return false;
 }
 
+/** Whether a live process holds the build lock (one whose process is gone holds nothing). */
+export function buildLockHeld(lockPath: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(lockPath, { encoding: 'utf8', flag: 'r' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  const pid = Number(text.trim() || 'NaN');
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

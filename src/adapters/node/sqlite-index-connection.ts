@@ -4,7 +4,7 @@ import type { IndexBuild, IndexOpening } from '../../ports/item-index-store.js';
 import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
 import { SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
-import { SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
+import { buildLockHeld, SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
 /**
  * How long a statement waits for another process's write to the database (ms) unless told: the
@@ -107,6 +107,11 @@ export class SqliteIndexConnection {
       committed();
       rmSync(lock, { force: true });
     });
+  }
+
+  /** Whether another process (or this one) is building the index now: a live process holds the build lock. */
+  building(): boolean {
+    return buildLockHeld(`${this.path}.build.lock`);
   }
 
   /** The open database (opened first when it is not). */

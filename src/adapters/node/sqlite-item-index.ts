@@ -18,6 +18,7 @@ import type {
   SearchTop,
   SearchTopQuery,
 } from '../../ports/item-index-store.js';
+import { LockTimeoutError } from '../../domain/errors/index.js';
 import { scanJson } from './sqlite-index-scan-json.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
@@ -133,6 +134,20 @@ export class SqliteItemIndex implements ItemIndexStore {
     return this.connection.startBuild(() => {
       this.commits++;
     });
+  }
+
+  /**
+   * The SQLite index alone keeps no index of its own (HealingItemIndex does, over it): the wait
+   * for another process's build ends as a statement's wait for a writer does, in the lock
+   * timeout (docs/TRACKER.md "Waits").
+   */
+  keepOwnUntilBuilt(reason: string): never {
+    throw new LockTimeoutError(`${reason}, and the index ${this.path} keeps no index of its own`, { path: this.path });
+  }
+
+  /** Whether a live process is building the index now (holds its build lock: sqlite-index-connection.ts). */
+  building(): boolean {
+    return this.connection.building();
   }
 
   apply(changes: readonly IndexChange[]): number {

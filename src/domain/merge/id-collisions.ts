@@ -34,6 +34,8 @@ export interface IdCollisionPorts {
   readonly ids: IdSource;
   readonly clock: Clock;
   readonly locker: Locker;
+  /** PM_LOCK_TIMEOUT_MS: how long the repair waits for the tracker's write lock (default 10 s, the setting's). */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface IdCollisionPorts {
  */
 export async function repairIdCollisions(ports: IdCollisionPorts, paths: TrackerPaths, actor: string, references?: ReferenceRepairPorts): Promise<IdCollisionRepair[]> {
   const plans: { repair: Omit<IdCollisionRepair, 'referencesRewritten'>; plan: ReferencePlan }[] = [];
-  const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: 10_000 });
+  const release = await ports.locker.acquire(paths.writeLock, { timeoutMs: ports.lockTimeoutMs ?? 10_000 });
   try {
     const prefix = (await readTrackerConfig(ports.fs, paths)).idPrefix;
     const history = new HistoryLog(ports.fs, ports.hasher, paths);

@@ -28,6 +28,8 @@ export const DEFAULT_WATCH_OVERFLOW_AT = 1024;
 const RESETS = 3;
 /** How long a process waits before looking again whether another one's build is done (ms). */
 const BUILD_WAIT_MS = 200;
+/** {@link IndexSyncOptions.waitMs} when the host names none (PM_LOCK_TIMEOUT_MS's default). */
+export const DEFAULT_BUILD_WAIT_LIMIT_MS = 10_000;
 
 export interface IndexSyncOptions {
   /**
@@ -51,6 +53,12 @@ export interface IndexSyncOptions {
    * (half of it leaves a margin). Default {@link DEFAULT_WATCH_OVERFLOW_AT}.
    */
   readonly watchOverflowAt?: number;
+  /**
+   * How long a check waits for another process's build of the index before it answers from the
+   * item files instead (the store's keepOwnUntilBuilt): PM_LOCK_TIMEOUT_MS, the bound of every
+   * wait for another pm process (docs/TRACKER.md "Waits"). Default {@link DEFAULT_BUILD_WAIT_LIMIT_MS}.
+   */
+  readonly waitMs?: number;
 }
 
 /**
@@ -236,7 +244,8 @@ export class IndexSync {
       const witness = opening.own ? undefined : this.options.witness;
       if (witness && !opening.created && (await witness.vouch())) return;
       const files = await this.sweep();
-      witness?.swept(files);
+      // Not when the sweep stopped waiting for another process's build: that index is this process's own.
+      if (!this.own) witness?.swept(files);
       return;
     }
     await this.followWatch();
@@ -302,15 +311,25 @@ export class IndexSync {
 
   /**
    * Reads every file into an index built aside, one process at a time (the others wait for it);
-   * false when another process built the index meanwhile.
+   * false when another process built the index meanwhile, or when it has been building for
+   * longer than {@link IndexSyncOptions.waitMs}: the store then keeps an index of this process's
+   * own until that build ends, and the caller sweeps again into it (docs/TRACKER.md "Waits").
    */
   private async build(stale: StaleFiles, statAt: number): Promise<boolean> {
+    const limit = this.options.waitMs ?? DEFAULT_BUILD_WAIT_LIMIT_MS;
+    const deadline = this.clock.now() + limit;
     for (;;) {
       const build = this.store.startBuild();
       if (build === 'replaced') return false;
       if (build === 'busy') {
-        await this.clock.sleep(BUILD_WAIT_MS);
-        continue;
+        const left = deadline - this.clock.now();
+        if (left > 0) {
+          await this.clock.sleep(Math.min(BUILD_WAIT_MS, left));
+          continue;
+        }
+        this.store.keepOwnUntilBuilt(`another process has been building the index for longer than PM_LOCK_TIMEOUT_MS (${limit} ms)`);
+        this.own = true;
+        return false;
       }
       try {
         await this.reader.readBatches(stale, statAt, (batch) => build.add(batch), BUILD_BATCH, this.progressOf(stale));

@@ -42,6 +42,7 @@ export interface TrackerPorts {
 export interface TrackerOptions {
   /** Actor recorded when a call names none (the CLI passes $PM_ACTOR or the OS user). */
   readonly defaultActor: string;
+  /** PM_LOCK_TIMEOUT_MS: the longest a write waits for the tracker's lock and a query for another process's index build. */
   readonly lockTimeoutMs?: number;
   /**
    * Long-lived hosts: after the first full check, follow changes to the item files through a
@@ -85,6 +86,7 @@ export class Tracker {
       ...(options.onIndexProgress ? { onProgress: options.onIndexProgress } : {}),
       ...(options.indexWitness ? { witness: options.indexWitness } : {}),
       ...(options.watchOverflowAt !== undefined ? { watchOverflowAt: options.watchOverflowAt } : {}),
+      ...(options.lockTimeoutMs !== undefined ? { waitMs: options.lockTimeoutMs } : {}),
     });
     const config = () => this.config;
     const engine = new MutationEngine({

@@ -56,6 +56,17 @@ describe('FileLocker', () => {
     await again();
   });
 
+  it('never sleeps past the timeout between two tries, however long its poll interval', async () => {
+    const path = lockPath();
+    const release = await new FileLocker().acquire(path, { timeoutMs: 1000 });
+    // A poll of 400-800 ms: a sleep not cut at the deadline would end at least 400 ms in.
+    const started = Date.now();
+    const error = await new FileLocker({ retryMs: 400 }).acquire(path, { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect(Date.now() - started).toBeLessThan(350);
+    await release();
+  });
+
   it('never removes a lock that somebody else holds by now when releasing', async () => {
     const locker = new FileLocker();
     const path = lockPath();
