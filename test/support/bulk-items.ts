@@ -1,11 +1,12 @@
 /**
- * Writes many items straight into an in-memory tracker's item files (the bytes the tracker
- * writes, through serializeItem), so a unit test can hold ten thousand items in about a second.
+ * Writes many items straight into a tracker's item files (the bytes the tracker writes, through
+ * serializeItem), so a unit test can hold ten thousand items in memory in about a second (an
+ * integration test writes them to disk through the node file system).
  * No history is written: the tracker treats such items as created outside pm.
  */
 import type { Item } from '../../src/domain/tracker/item.js';
 import { serializeItem } from '../../src/domain/tracker/item-codec.js';
-import type { MemoryFileSystem } from '../../src/adapters/memory/memory-file-system.js';
+import type { FileSystem } from '../../src/ports/file-system.js';
 
 /** A long title near the tool schemas' bound: the costliest rows a list can hold. */
 export function longTitle(i: number): string {
@@ -13,7 +14,7 @@ export function longTitle(i: number): string {
 }
 
 /** Writes `count` items under `itemsDir`; every third is claimed (until after the memory clock's start), one in seven blocks the previous item. */
-export async function writeBulkItems(fs: MemoryFileSystem, itemsDir: string, count: number): Promise<string[]> {
+export async function writeBulkItems(fs: Pick<FileSystem, 'writeAtomic'>, itemsDir: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = `pm-b${i.toString(36).padStart(6, '0')}`;
