@@ -4,9 +4,10 @@ import { mkdtemp, readFile, rm, stat, truncate, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runToEnd, type Run } from '../support/child-processes.js';
+import { httpPost, McpHttpProcesses, modernRequest, type LooseJson } from '../support/mcp-http.js';
 import { McpProcesses, modernMeta, PM_BIN, RawMcpClient } from '../support/mcp-stdio.js';
 
-// The real `pm` and `pm-mcp` on a small tmpfs mounted for each test (the tests run as root, here
+// The real `pm`, `pm-mcp` and `pm-mcp-http` on a small tmpfs mounted for each test (the tests run as root, here
 // and in CI): a disk that fills up and a mount that turns read-only, not simulated but as the
 // kernel reports them (docs/TRACKER.md "What reaches the disk when"). write-faults.test.ts
 // enumerates every failure point over the in-memory adapters; this proves the node adapters
@@ -46,6 +47,7 @@ const storageFailure = (run: Run) => (JSON.parse(run.stderr) as { error: { code:
 describe('pm on a file system that fills up or turns read-only', () => {
   let dir: string;
   const processes = new McpProcesses();
+  const httpProcesses = new McpHttpProcesses();
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pm-storage-'));
@@ -55,6 +57,7 @@ describe('pm on a file system that fills up or turns read-only', () => {
 
   afterEach(async () => {
     await processes.killAll();
+    await httpProcesses.killAll();
     execFileSync('umount', [dir]);
     await rm(dir, { recursive: true, force: true });
   });
@@ -132,5 +135,63 @@ describe('pm on a file system that fills up or turns read-only', () => {
     expect((retry.result as { isError?: boolean }).isError).not.toBe(true);
     client.proc.endInput();
     await client.proc.exited;
+  });
+
+  test('over pm-mcp-http a full disk is the same storage_full tool error as over stdio: nothing half-applied, /healthz and reads answer, and the same key completes once', async () => {
+    const { item } = await pmJson<{ item: { id: string } }>(dir, ['create', 'target']);
+    const before = await history(dir, item.id);
+    const file = () => readFile(join(dir, '.agents/pm/items', `${item.id}.md`), 'utf8');
+    const fileBefore = await file();
+    const env = { PM_ACTOR: 'tester', PM_INDEX_WATCHER: 'off' };
+    const server = await httpProcesses.start(dir, env);
+    let next = 1;
+    const call = async (name: string, args: Record<string, unknown>): Promise<LooseJson> => {
+      const request = modernRequest(next++, 'tools/call', { name, arguments: args });
+      const reply = await httpPost(server.url, request.body, request.headers);
+      // A tool's typed failure is a tool result (HTTP 200), never a transport error.
+      expect({ name, status: reply.status }).toEqual({ name, status: 200 });
+      return reply.body!.result as LooseJson;
+    };
+    const stdio = new RawMcpClient(processes.spawn(dir, env), '2025-11-25');
+    // Both servers have read the tracker (and built their index) before the disk fills.
+    expect((await call('pm_list', {})).isError).not.toBe(true);
+    await stdio.request('tools/call', { name: 'pm_list', arguments: {}, _meta: modernMeta() });
+    const comment = { id: item.id, text: COMMENT, idempotencyKey: 'h-1' };
+
+    // 4 and 8 KB free: the write fails at another point each time (the history append, the item file).
+    for (const freeKb of [4, 8]) {
+      await fillLeaving(dir, freeKb);
+      const failed = await call('pm_comment', comment);
+      expect(failed.isError).toBe(true);
+      expect(failed.content[0].text).toContain('(storage_full)');
+      expect(failed.content[0].text).toContain('free space');
+      expect(failed.content[0].text).not.toContain('Internal error');
+      // pm-mcp answers the same call on the same full disk with the same result.
+      const overStdio = await stdio.request('tools/call', { name: 'pm_comment', arguments: comment, _meta: modernMeta() });
+      expect(overStdio.result).toEqual(failed);
+      expect(await history(dir, item.id)).toBe(before);
+      expect(await file()).toBe(fileBefore);
+      const health = await httpPost(new URL('/healthz', server.url).href, undefined, {}, { method: 'GET', defaults: false });
+      expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+      // Reads answer from what is on disk.
+      const listed = await call('pm_list', {});
+      expect(listed.isError).not.toBe(true);
+      expect(listed.structuredContent.items.map((i: { id: string }) => i.id)).toEqual([item.id]);
+      const found = await call('pm_search', { query: 'target' });
+      expect(found.isError).not.toBe(true);
+      expect(found.structuredContent.results.map((r: { id: string }) => r.id)).toEqual([item.id]);
+      expect({ freeKb, validate: (await pm(dir, ['validate'])).code }).toEqual({ freeKb, validate: 0 });
+    }
+
+    await unlink(join(dir, 'filler'));
+    const done = await call('pm_comment', comment);
+    expect(done.isError).not.toBe(true);
+    expect(done.structuredContent.replayed).toBe(false);
+    const again = await call('pm_comment', comment);
+    expect(again.structuredContent).toMatchObject({ replayed: true, receipt: { receiptId: done.structuredContent.receipt.receiptId } });
+    expect((await history(dir, item.id)).split('\n').filter((line) => line.includes('"idempotencyKey":"h-1"'))).toHaveLength(1);
+    expect((await pm(dir, ['validate'])).code).toBe(0);
+    stdio.proc.endInput();
+    await stdio.proc.exited;
   });
 });
