@@ -14,7 +14,7 @@ export const settingsSchema = z.object({
   actor: z.string().min(1).max(200),
   /** PM_DURABLE=1: fsync item files before the atomic rename. */
   durable: z.boolean().default(false),
-  /** PM_LOCK_TIMEOUT_MS: how long a write waits for the tracker lock. */
+  /** PM_LOCK_TIMEOUT_MS: the longest wait for another pm process (the write lock, the index's writer or build, the index watcher: docs/TRACKER.md "Waits"). */
   lockTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
   /** PM_MCP_PROFILE: which tools the MCP servers advertise (core | standard | full | custom). */
   mcpProfile: z.string().min(1).optional(),
