@@ -44,8 +44,14 @@ export function pmDeleteTool(deps: PmTrackerToolDeps) {
   });
 }
 
+/** A cycle's link to remove and the call that removes it (docs/TRACKER.md "Merges"). */
+const EDGE = outputObject({ itemId: OUTPUT.str, field: enumSchema(['blockedBy', 'parent']), target: OUTPUT.str, addedAt: OUTPUT.str });
+const TOOL_CALL = outputObject({ name: OUTPUT.str, arguments: { type: 'object' } });
 const FINDING = outputObject(
-  { severity: enumSchema(['error', 'warning']), code: OUTPUT.str, itemId: OUTPUT.str, file: OUTPUT.str, message: OUTPUT.str },
+  {
+    severity: enumSchema(['error', 'warning']), code: OUTPUT.str, itemId: OUTPUT.str, file: OUTPUT.str, line: OUTPUT.int, column: OUTPUT.int, message: OUTPUT.str,
+    cycle: OUTPUT.strList, edge: EDGE, command: OUTPUT.str, toolCall: TOOL_CALL,
+  },
 );
 
 export function pmValidateTool(deps: PmTrackerToolDeps) {
