@@ -58,7 +58,7 @@ export function pmValidateTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_validate',
     title: 'Validate tracker',
-    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no dependency or parent cycles, history hash chains intact. Errors first; pass nextCursor back as cursor for more findings.',
+    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no cycles, history hash chains intact. A cycle names the link to remove (edge) and the call that removes it (toolCall). Errors first; pass nextCursor back as cursor for more.',
     properties: { limit: integerSchema(1, 200, 'Findings to return (default 50).'), cursor: stringSchema(MAX_CURSOR) },
     shape: { limit: zInt(1, 200).optional(), cursor: zText(MAX_CURSOR).optional() },
     output: {
