@@ -2,6 +2,7 @@ import type { FileSystem } from '../ports/file-system.js';
 import { realpathSync } from 'node:fs';
 import { GitCliMergeSides } from '../adapters/node/git-cli-merge-sides.js';
 import { GitCliConfig } from '../adapters/node/git-cli-config.js';
+import { GitCliHooks } from '../adapters/node/git-cli-hooks.js';
 import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
 import { repairIdCollisions } from '../domain/merge/id-collisions.js';
@@ -44,7 +45,7 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
     return loadPmSkillRegistry(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.PackageSkillsDir), workspaceRootOf(root));
   };
   const mergeDrivers = async () => new MergeDrivers(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.Clock), settings.cwd);
-  const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
+  const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new GitCliHooks(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
   const repair = async () => {
     const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker), lockTimeoutMs: settings.lockTimeoutMs };
     const references = { sides: new GitCliMergeSides(), writer: await container.getAsync(IDS.ReadyTracker) };

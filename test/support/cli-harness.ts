@@ -7,6 +7,7 @@ import { PmMcpRequestStateSealer } from '../../src/domain/mcp/interaction/reques
 import { PmMcpSkillRegistry } from '../../src/domain/skills/registry.js';
 import { initTracker } from '../../src/domain/tracker/init.js';
 import { MemoryGitConfig } from '../../src/adapters/memory/memory-git-config.js';
+import { MemoryGitHooks } from '../../src/adapters/memory/memory-git-hooks.js';
 import { MergeDrivers } from '../../src/domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../../src/domain/merge/merge-install.js';
 import { repairIdCollisions } from '../../src/domain/merge/id-collisions.js';
@@ -32,6 +33,8 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
   const initRoot = '/fresh/.agents/pm';
   const git = new MemoryGitConfig();
   git.addRepository('/project');
+  const hooks = new MemoryGitHooks();
+  hooks.addRepository('/project');
   const requestStates = new PmMcpRequestStateSealer({ hasher: memory.hasher, clock: memory.clock, ids: memory.ids, keys: new MemoryMacKeyStore(memory.clock), replays: new MemoryReplayLedger() });
   async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
     const io = new FakeCliIo(ioOptions);
@@ -41,7 +44,7 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
       skills: () => PmMcpSkillRegistry.load({ fileSystem: memory.fs, hasher: new PureSha256Hasher(), package: { name: '@unbrained/pm-cli', version: '9.9.9' }, ...(options.packageSkillsDir ? { packageSkillsDir: options.packageSkillsDir } : {}), workspaceRoot: '/project' }),
       requestStates: async () => requestStates,
       mergeDrivers: async () => new MergeDrivers(memory.fs, memory.hasher, memory.clock, '/project'),
-      mergeInstaller: async () => new MergeInstaller(memory.fs, git, '/project', "'pm'"),
+      mergeInstaller: async () => new MergeInstaller(memory.fs, git, hooks, '/project', "'pm'"),
       repairIdCollisions: () => repairIdCollisions(memory, new TrackerPaths('/project/.agents/pm'), globals.actor ?? 'alice'),
       // A memory tracker has no watcher process: every query checks its files.
       indexWatcher: async () => ({
@@ -65,5 +68,5 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
     if (result.error) throw result.error;
     return JSON.parse(result.stdout) as T;
   }
-  return { ...memory, run, json, initRoot, requestStates, git };
+  return { ...memory, run, json, initRoot, requestStates, git, hooks };
 }

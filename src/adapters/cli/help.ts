@@ -46,7 +46,7 @@ export const EXIT_CODE_HELP: readonly [number, string][] = [
   [EXIT.usage, 'bad command line or invalid input (unknown option, bad priority, unknown status)'],
   [EXIT.notFound, 'no such item, or no tracker here (run pm init)'],
   [EXIT.conflict, 'conflict: stale --expected-revision, claimed by someone else, cycle, reused idempotency key'],
-  [EXIT.invalid, 'pm validate found errors, or pm skills check found a rejected skill'],
+  [EXIT.invalid, 'pm validate or pm merge check found errors, or pm skills check found a rejected skill'],
   [EXIT.consent, 'consent needed (pass --yes) or declined'],
   [EXIT.corrupt, 'a file on disk does not parse; nothing was changed'],
   [EXIT.locked, 'the tracker write lock could not be acquired in time'],

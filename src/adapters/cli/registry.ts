@@ -14,7 +14,7 @@ import { listCommand } from './commands/list-command.js';
 import { nextCommand, searchCommand } from './commands/query-commands.js';
 import { contextCommand, getCommand, historyCommand, validateCommand } from './commands/read-commands.js';
 import { mcpRotateKeyCommand, mcpStatsCommand } from './commands/mcp-commands.js';
-import { mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
+import { mergeCheckCommand, mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
 
@@ -49,6 +49,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeCommand,
   mergeInstallCommand,
   mergeUninstallCommand,
+  mergeCheckCommand,
   mergeFixIdsCommand,
   mergeDriverCommand,
   mcpStatsCommand,

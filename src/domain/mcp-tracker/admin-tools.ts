@@ -44,15 +44,21 @@ export function pmDeleteTool(deps: PmTrackerToolDeps) {
   });
 }
 
+/** A cycle's link to remove and the call that removes it (docs/TRACKER.md "Merges"). */
+const EDGE = outputObject({ itemId: OUTPUT.str, field: enumSchema(['blockedBy', 'parent']), target: OUTPUT.str, addedAt: OUTPUT.str });
+const TOOL_CALL = outputObject({ name: OUTPUT.str, arguments: { type: 'object' } });
 const FINDING = outputObject(
-  { severity: enumSchema(['error', 'warning']), code: OUTPUT.str, itemId: OUTPUT.str, file: OUTPUT.str, message: OUTPUT.str },
+  {
+    severity: enumSchema(['error', 'warning']), code: OUTPUT.str, itemId: OUTPUT.str, file: OUTPUT.str, line: OUTPUT.int, column: OUTPUT.int, message: OUTPUT.str,
+    cycle: OUTPUT.strList, edge: EDGE, command: OUTPUT.str, toolCall: TOOL_CALL,
+  },
 );
 
 export function pmValidateTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_validate',
     title: 'Validate tracker',
-    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no dependency or parent cycles, history hash chains intact. Errors first; pass nextCursor back as cursor for more findings.',
+    description: 'Checks the whole tracker from its files: items parse and fit the config, links resolve, no cycles, history hash chains intact. A cycle names the link to remove (edge) and the call that removes it (toolCall). Errors first; pass nextCursor back as cursor for more.',
     properties: { limit: integerSchema(1, 200, 'Findings to return (default 50).'), cursor: stringSchema(MAX_CURSOR) },
     shape: { limit: zInt(1, 200).optional(), cursor: zText(MAX_CURSOR).optional() },
     output: {

@@ -8,6 +8,12 @@ import { joinPath, parentPath } from '../util/paths.js';
 import { mergeHistories } from './history-merge.js';
 import { mergeItemFiles, type ItemMergeReceipt } from './item-merge.js';
 
+/**
+ * What a merge that stops on conflicts must be told (docs/TRACKER.md "Merges"): git runs no
+ * post-merge hook for it, so the check that hook runs is left to the person finishing it.
+ */
+const AFTER_CONFLICTS = "; once resolved and committed, run 'pm merge check' (a merge that stops runs no post-merge hook)";
+
 /** The files git hands a merge driver (`%O %A %B %P`); relative paths are taken from the driver's cwd. */
 export interface DriverFiles {
   /** The common ancestor's version (empty when both sides added the file). */
@@ -59,13 +65,14 @@ export class MergeDrivers {
     const itemId = idFromPath(files.path, '.md');
     const result = mergeItemFiles(await this.read(files.base), await this.read(files.ours), await this.read(files.theirs), files.path, { ours: 'ours', theirs: 'theirs', ...(files.markerSize ? { markerSize: files.markerSize } : {}) });
     await this.fs.writeAtomic(files.ours, result.text);
-    if (result.fallback) return { exitCode: 1, summary: `${itemId}: a side does not parse (${result.fallback}); merged as plain text with conflict markers` };
+    if (result.fallback) return { exitCode: 1, summary: `${itemId}: a side does not parse (${result.fallback}); merged as plain text with conflict markers${AFTER_CONFLICTS}` };
     const receipt = result.receipt!;
     await this.record(files.path, receipt);
     const parts = receipt.decisions.map((d) => `${d.field}: both changed, took ${d.took}`);
     if (receipt.collision) parts.push(`id collision: both branches created ${itemId}; kept the one created first, run 'pm merge fix-ids'`);
     if (receipt.bodyConflicts > 0) parts.push(`body: ${receipt.bodyConflicts} conflicting region(s) marked for you to resolve`);
-    return { exitCode: result.conflicted ? 1 : 0, summary: `${itemId} merged (revision ${receipt.revision})${parts.length ? `: ${parts.join('; ')}` : ''}`, receipt };
+    const after = result.conflicted ? AFTER_CONFLICTS : '';
+    return { exitCode: result.conflicted ? 1 : 0, summary: `${itemId} merged (revision ${receipt.revision})${parts.length ? `: ${parts.join('; ')}` : ''}${after}`, receipt };
   }
 
   private absolute(files: DriverFiles): DriverFiles {

@@ -1,8 +1,10 @@
 import type { FileSystem } from '../../ports/file-system.js';
 import type { GitConfig } from '../../ports/git-config.js';
+import type { GitHooks } from '../../ports/git-hooks.js';
 import { ValidationError } from '../errors/index.js';
 import { TRACKER_DIR } from '../tracker/root-locator.js';
 import { joinPath } from '../util/paths.js';
+import { MergeHookInstaller, type MergeHookReport } from './merge-hook.js';
 
 /** The git merge driver names pm registers (`merge=<name>` in .gitattributes). */
 export const ITEM_DRIVER = 'pm-item';
@@ -20,6 +22,8 @@ export interface MergeInstallReport {
   readonly attributesFile: string;
   /** Keys left in place because someone else changed them (uninstall only). */
   readonly kept: readonly string[];
+  /** The post-merge hook that runs `pm merge check` (merge-hook.ts). */
+  readonly hook: MergeHookReport;
 }
 
 /**
@@ -28,9 +32,12 @@ export interface MergeInstallReport {
  * the `merge=` attributes into a fenced block of the project's `.gitattributes` (committed, so
  * every clone merges the same files the same way). Uninstall removes exactly what install added:
  * the block, the keys it set (still with the values it set), and the file or sections when
- * nothing else is left in them.
+ * nothing else is left in them. Install also writes git's post-merge hook, which runs `pm merge
+ * check` after every merge (merge-hook.ts); uninstall removes it when it is still pm's.
  */
 export class MergeInstaller {
+  private readonly hook: MergeHookInstaller;
+
   /**
    * @param projectDir the directory holding `.agents/pm`
    * @param command how git runs this pm: the argv prefix before `merge driver ...`, each word
@@ -39,9 +46,12 @@ export class MergeInstaller {
   constructor(
     private readonly fs: FileSystem,
     private readonly git: GitConfig,
+    hooks: GitHooks,
     private readonly projectDir: string,
     private readonly command: string,
-  ) {}
+  ) {
+    this.hook = new MergeHookInstaller(hooks, projectDir, command);
+  }
 
   get attributesFile(): string {
     return joinPath(this.projectDir, '.gitattributes');
@@ -82,7 +92,8 @@ export class MergeInstaller {
       await this.fs.writeAtomic(this.attributesFile, next);
       changed = true;
     }
-    return { installed: true, changed, gitConfig: this.wanted(), attributesFile: this.attributesFile, kept: [] };
+    const hook = await this.hook.install();
+    return { installed: true, changed: changed || hook.status === 'written', gitConfig: this.wanted(), attributesFile: this.attributesFile, kept: [], hook };
   }
 
   async uninstall(): Promise<MergeInstallReport> {
@@ -111,7 +122,8 @@ export class MergeInstaller {
       else await this.fs.writeAtomic(this.attributesFile, rest);
       changed = true;
     }
-    return { installed: false, changed, gitConfig: removed, attributesFile: this.attributesFile, kept };
+    const hook = await this.hook.uninstall();
+    return { installed: false, changed: changed || hook.status === 'removed', gitConfig: removed, attributesFile: this.attributesFile, kept, hook };
   }
 
   private block(): string {

@@ -6,6 +6,7 @@ import { PmError, RefusedFileError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
 import { digestOf } from './digests.js';
 import { HISTORY_FILE_READ, ITEM_FILE_READ, refuseUnlessRegular } from './file-caps.js';
+import { chooseCycleRepair, describeCycleRepair, linkAppearances, type CycleEdge, type CycleField, type ToolCall } from './cycle-repair.js';
 import { findCycles } from './graph.js';
 import { splitInterruptedAppend, verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
@@ -34,6 +35,14 @@ export interface ValidationFinding {
   readonly line?: number;
   readonly column?: number;
   readonly message: string;
+  /** dependency_cycle, parent_cycle: the items of the cycle, the first repeated at the end. */
+  readonly cycle?: readonly string[];
+  /** dependency_cycle, parent_cycle: the link to remove (docs/TRACKER.md "Merges"). */
+  readonly edge?: CycleEdge;
+  /** The pm command that repairs the finding, when one command does (a cycle, an id collision). */
+  readonly command?: string;
+  /** The MCP tool call that does what `command` does, when a tool does. */
+  readonly toolCall?: ToolCall;
 }
 
 export interface ValidationReport {
@@ -93,13 +102,21 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       add({ severity: 'error', code: invalid ? 'invalid_field' : 'corrupt_item', itemId: id, file, ...position, message: invalid ? `${file}: ${message}` : message });
     }
   }
-  checkReferences(items, unreadable, add);
-  await checkHistories(fs, hasher, paths, items, unreadable, add);
+  const cycles = checkReferences(items, unreadable, add);
+  const cyclesAt = findings.length;
+  const histories = await checkHistories(fs, hasher, paths, items, unreadable, add, new Set(cycles.flatMap((c) => c.cycle)));
+  findings.splice(cyclesAt, 0, ...cycleFindings(cycles, histories, (line) => digestOf(hasher, line)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   return { ok: errors === 0, items: items.size, errors, warnings: findings.length - errors, findings };
 }
 
-function checkReferences(items: Map<string, { item: Item }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): void {
+interface FoundCycle {
+  readonly field: CycleField;
+  readonly cycle: string[];
+}
+
+/** Adds the findings of dangling and self references; returns the cycles, whose findings need the histories. */
+function checkReferences(items: Map<string, { item: Item }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): FoundCycle[] {
   const exists = (id: string) => items.has(id) || unreadable.has(id);
   for (const { item } of items.values()) {
     if (item.parent && !exists(item.parent)) add({ severity: 'error', code: 'dangling_parent', itemId: item.id, message: `${item.id} has parent ${item.parent}, which does not exist` });
@@ -112,16 +129,34 @@ function checkReferences(items: Map<string, { item: Item }>, unreadable: Readonl
     }
   }
   const ids = [...items.keys()].sort();
-  for (const cycle of findCycles(ids, (id) => items.get(id)?.item.blockedBy ?? [])) {
-    if (cycle.length > 2) add({ severity: 'error', code: 'dependency_cycle', itemId: cycle[0], message: `dependency cycle: ${cycle.join(' -> ')}` });
-  }
-  for (const cycle of findCycles(ids, (id) => { const p = items.get(id)?.item.parent; return p && p !== id ? [p] : []; })) {
-    add({ severity: 'error', code: 'parent_cycle', itemId: cycle[0], message: `parent cycle: ${cycle.join(' -> ')}` });
-  }
+  const blockers = findCycles(ids, (id) => items.get(id)?.item.blockedBy ?? []).filter((cycle) => cycle.length > 2);
+  const parents = findCycles(ids, (id) => { const p = items.get(id)?.item.parent; return p && p !== id ? [p] : []; });
+  return [...blockers.map((cycle) => ({ field: 'blockedBy' as const, cycle })), ...parents.map((cycle) => ({ field: 'parent' as const, cycle }))];
 }
 
-async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void): Promise<void> {
+/**
+ * One finding per cycle, naming the link to remove and the command that removes it: the link
+ * that appeared last by the items' histories (cycle-repair.ts; docs/TRACKER.md "Merges").
+ */
+function cycleFindings(cycles: readonly FoundCycle[], histories: ReadonlyMap<string, string>, digest: (line: string) => string): ValidationFinding[] {
+  const cache = new Map<string, ReadonlyMap<string, string>>();
+  return cycles.map(({ field, cycle }) => {
+    const appearances = (id: string) => {
+      const key = `${field} ${id}`;
+      const text = histories.get(id);
+      if (text !== undefined && !cache.has(key)) cache.set(key, linkAppearances(text, field, digest));
+      return cache.get(key);
+    };
+    const repair = chooseCycleRepair(cycle, field, appearances);
+    const code = field === 'blockedBy' ? 'dependency_cycle' : 'parent_cycle';
+    return { severity: 'error', code, itemId: cycle[0], message: describeCycleRepair(cycle, repair), cycle, edge: repair.edge, command: repair.command, toolCall: repair.toolCall };
+  });
+}
+
+/** Checks every history file; returns the verified text of those `keep` names (the items of a cycle). */
+async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void, keep: ReadonlySet<string>): Promise<Map<string, string>> {
   const withHistory = new Set<string>();
+  const kept = new Map<string, string>();
   const pause = periodicYield();
   for (const { name, signature } of await fs.scan(paths.history)) {
     await pause();
@@ -135,11 +170,12 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     const read = await readOwn(fs, file, id, signature, HISTORY_FILE_READ, add);
     if (read === undefined) continue;
     const { complete: text, torn } = splitInterruptedAppend(read);
+    if (keep.has(id)) kept.set(id, text);
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
     if (torn !== undefined) add({ severity: 'warning', code: 'interrupted_append', itemId: id, file, line: lineCount(text) + 1, message: `${file} line ${lineCount(text) + 1}: an append was interrupted before its newline (a full disk, a killed writer); the next pm write to ${id}, or 'pm validate --fix', completes the line when it is whole and cuts it off otherwise` });
     if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
-      if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id` });
+      if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id`, command: 'pm merge fix-ids' });
       else add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
     }
     const last = entries[entries.length - 1];
@@ -162,6 +198,7 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
   for (const id of items.keys()) {
     if (!withHistory.has(id)) add({ severity: 'warning', code: 'untracked_item', itemId: id, message: `${id} has no history yet (created outside pm); the next pm write adopts it` });
   }
+  return kept;
 }
 
 /**

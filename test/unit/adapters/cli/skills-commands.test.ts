@@ -149,7 +149,7 @@ describe('pm skills help', () => {
     expect((await cli.run(['skills', 'check', '-h'])).stdout).toContain('exit 5 when something was');
     const general = (await cli.run(['--help'])).stdout;
     expect(general).toMatch(/\n {2}skills list +List the served skills/);
-    expect(general).toMatch(/\n {2}5 +pm validate found errors, or pm skills check found a rejected skill\n/);
+    expect(general).toMatch(/\n {2}5 +pm validate or pm merge check found errors, or pm skills check found a rejected skill\n/);
     expect(((await cli.run(['skills', 'list', '--origin', 'x'])).error as Error).message).toBe("unknown option '--origin'");
   });
 });

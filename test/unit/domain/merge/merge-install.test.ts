@@ -1,13 +1,16 @@
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
 import { MemoryGitConfig } from '../../../../src/adapters/memory/memory-git-config.js';
+import { MemoryGitHooks } from '../../../../src/adapters/memory/memory-git-hooks.js';
 import { MergeInstaller } from '../../../../src/domain/merge/merge-install.js';
 
 async function setup(existing?: string) {
   const fs = new MemoryFileSystem();
   const git = new MemoryGitConfig();
   git.addRepository('/p');
+  const hooks = new MemoryGitHooks();
+  hooks.addRepository('/p');
   if (existing !== undefined) await fs.writeAtomic('/p/.gitattributes', existing);
-  return { fs, git, installer: new MergeInstaller(fs, git, '/p', "'pm'") };
+  return { fs, git, hooks, installer: new MergeInstaller(fs, git, hooks, '/p', "'pm'") };
 }
 
 describe('merge install', () => {
@@ -40,7 +43,57 @@ describe('merge install', () => {
     await installer.install();
     await installer.uninstall();
     expect(await fs.readText('/p/.gitattributes')).toBeUndefined();
-    const outside = new MergeInstaller(fs, new MemoryGitConfig(), '/q', "'pm'");
+    const outside = new MergeInstaller(fs, new MemoryGitConfig(), new MemoryGitHooks(), '/q', "'pm'");
     await expect(outside.install()).rejects.toThrow(/not in a git repository: run 'git init' first/);
+  });
+
+  it('writes an executable post-merge hook that runs pm merge check; again changes nothing; uninstall removes it', async () => {
+    const { hooks, installer } = await setup();
+    const report = await installer.install();
+    expect(report.hook).toEqual({ file: '/p/.git/hooks/post-merge', status: 'written', line: "'pm' merge check --quiet --root '.'" });
+    const text = await hooks.read('/p/.git/hooks/post-merge');
+    expect(text).toMatch(/^#!\/bin\/sh\n# pm merge check \(written by `pm merge install`.*\n#.*\n'pm' merge check --quiet --root '\.'\n$/);
+    expect(hooks.isExecutable('/p/.git/hooks/post-merge')).toBe(true);
+    const again = await installer.install();
+    expect(again).toMatchObject({ changed: false, hook: { status: 'unchanged' } });
+    const removed = await installer.uninstall();
+    expect(removed).toMatchObject({ changed: true, hook: { status: 'removed' } });
+    expect(await hooks.read('/p/.git/hooks/post-merge')).toBeUndefined();
+    expect((await installer.uninstall()).hook.status).toBe('absent');
+  });
+
+  it('puts the hook where core.hooksPath says, and names a project below the top by its path', async () => {
+    const fs = new MemoryFileSystem();
+    const git = new MemoryGitConfig();
+    git.addRepository('/r');
+    const hooks = new MemoryGitHooks();
+    hooks.addRepository('/r', '/r/.githooks');
+    const report = await new MergeInstaller(fs, git, hooks, '/r/apps/web', "'pm'").install();
+    expect(report.hook).toMatchObject({ file: '/r/.githooks/post-merge', status: 'written', line: "'pm' merge check --quiet --root 'apps/web'" });
+  });
+
+  it('never overwrites or removes a hook pm did not write, and names the line to add', async () => {
+    const { hooks, installer } = await setup();
+    const theirs = '#!/bin/sh\nset -e\nnpm run check-lockfile\n';
+    hooks.put('/p/.git/hooks/post-merge', theirs);
+    const report = await installer.install();
+    expect(report.hook).toEqual({ file: '/p/.git/hooks/post-merge', status: 'kept', line: "'pm' merge check --quiet --root '.'", runsCheck: false });
+    expect(await hooks.read('/p/.git/hooks/post-merge')).toBe(theirs);
+    expect((await installer.uninstall()).hook).toMatchObject({ status: 'kept', runsCheck: false });
+    expect(await hooks.read('/p/.git/hooks/post-merge')).toBe(theirs);
+    hooks.put('/p/.git/hooks/post-merge', `${theirs}${report.hook.line}\n`);
+    expect((await installer.install()).hook).toMatchObject({ status: 'kept', runsCheck: true });
+  });
+
+  it("updates pm's own hook when the pm that runs it moved, and a hook pm's header starts but someone extended is theirs", async () => {
+    const { hooks, installer, fs, git } = await setup();
+    await installer.install();
+    const moved = new MergeInstaller(fs, git, hooks, '/p', "'/opt/pm'");
+    expect((await moved.install()).hook.status).toBe('written');
+    expect(await hooks.read('/p/.git/hooks/post-merge')).toContain("'/opt/pm' merge check --quiet");
+    const extended = `${(await hooks.read('/p/.git/hooks/post-merge'))!}echo done\n`;
+    hooks.put('/p/.git/hooks/post-merge', extended);
+    expect((await moved.uninstall()).hook.status).toBe('kept');
+    expect(await hooks.read('/p/.git/hooks/post-merge')).toBe(extended);
   });
 });
