@@ -55,6 +55,7 @@ export class SqliteIndexConnection {
    * locks of a log that belongs to no database any more.
    */
   open(): IndexOpening {
+    refuseLinkedRuntime(dirname(this.path));
     const sig = lstatSync(this.path, { throwIfNoEntry: false });
     const held = this.db !== undefined && sig !== undefined && sig.ino === this.ino;
     const damage = indexFileDamage(this.path, held);
@@ -186,4 +187,16 @@ export class SqliteIndexConnection {
   private removeFiles(): void {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true, recursive: true });
   }
+}
+
+/**
+ * A runtime area that is a link (or not a directory) is one the index is never written into
+ * (docs/TRACKER.md "What pm reads and writes"): thrown as the `unwritable` failure ELOOP, so the
+ * process keeps its index in memory with one warning instead of writing the database elsewhere.
+ */
+function refuseLinkedRuntime(dir: string): void {
+  const stats = lstatSync(dir, { throwIfNoEntry: false });
+  if (!stats || stats.isDirectory()) return;
+  const what = stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory';
+  throw Object.assign(new Error(`${dir} is ${what}; pm writes no index below it`), { code: stats.isSymbolicLink() ? 'ELOOP' : 'ENOTDIR' });
 }
