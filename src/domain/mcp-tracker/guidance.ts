@@ -45,7 +45,7 @@ const GUIDANCE_BYTES = PM_MAX_GUIDANCE_LENGTH * 4;
 
 /**
  * Reads the guidance for the project directory `projectDir`. A guidance file pm refuses (a
- * link, a FIFO, over 64 MiB; docs/MCP.md "Resources") is passed over for the next one, and the
+ * link, a FIFO, over 64 MiB; docs/TRACKER.md "Hostile files: links and directories") is passed over for the next one, and the
  * text served says so, so the refusal is seen rather than silent.
  */
 export async function readPmGuidance(fs: FileSystem, projectDir: string): Promise<PmGuidance> {
