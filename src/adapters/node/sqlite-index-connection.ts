@@ -190,13 +190,12 @@ export class SqliteIndexConnection {
 }
 
 /**
- * A runtime area that is a link (or not a directory) is one the index is never written into
- * (docs/TRACKER.md "What pm reads and writes"): thrown as the `unwritable` failure ELOOP, so the
- * process keeps its index in memory with one warning instead of writing the database elsewhere.
+ * A runtime area that is a link is one the index is never written into (docs/TRACKER.md "What
+ * pm reads and writes"): thrown as the `unwritable` failure ELOOP, so the process keeps its
+ * index in memory with one warning instead of writing the database elsewhere. (A file in its
+ * place fails SQLite's own open with ENOTDIR, unwritable too.)
  */
 function refuseLinkedRuntime(dir: string): void {
-  const stats = lstatSync(dir, { throwIfNoEntry: false });
-  if (!stats || stats.isDirectory()) return;
-  const what = stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory';
-  throw Object.assign(new Error(`${dir} is ${what}; pm writes no index below it`), { code: stats.isSymbolicLink() ? 'ELOOP' : 'ENOTDIR' });
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  throw Object.assign(new Error(`${dir} is a symbolic link; pm writes no index below it`), { code: 'ELOOP' });
 }
