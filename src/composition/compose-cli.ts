@@ -6,6 +6,7 @@ import { GitCliHooks } from '../adapters/node/git-cli-hooks.js';
 import { MergeDrivers } from '../domain/merge/merge-drivers.js';
 import { MergeInstaller } from '../domain/merge/merge-install.js';
 import { repairIdCollisions } from '../domain/merge/id-collisions.js';
+import { confinedFileSystem } from '../domain/tracker/confined-file-system.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { CliServices, IndexWatcherControl } from '../adapters/cli/command.js';
 import { buildContainer } from './container.js';
@@ -47,9 +48,10 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
   const mergeDrivers = async () => new MergeDrivers(fs, await container.getAsync(IDS.Hasher), await container.getAsync(IDS.Clock), settings.cwd);
   const mergeInstaller = async () => new MergeInstaller(fs, new GitCliConfig(), new GitCliHooks(), new TrackerPaths(await container.getAsync(IDS.TrackerRoot)).projectDir, pmLauncher());
   const repair = async () => {
-    const ports = { fs, hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker), lockTimeoutMs: settings.lockTimeoutMs };
+    const root = await container.getAsync(IDS.TrackerRoot);
+    const ports = { fs: confinedFileSystem(fs, root), hasher: await container.getAsync(IDS.Hasher), ids: await container.getAsync(IDS.IdSource), clock: await container.getAsync(IDS.Clock), locker: await container.getAsync(IDS.Locker), lockTimeoutMs: settings.lockTimeoutMs };
     const references = { sides: new GitCliMergeSides(), writer: await container.getAsync(IDS.ReadyTracker) };
-    return repairIdCollisions(ports, new TrackerPaths(await container.getAsync(IDS.TrackerRoot)), settings.actor, references);
+    return repairIdCollisions(ports, new TrackerPaths(root), settings.actor, references);
   };
   const indexWatcher = async (): Promise<IndexWatcherControl> => {
     const root = await container.getAsync(IDS.TrackerRoot);

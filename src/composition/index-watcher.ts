@@ -6,6 +6,7 @@ import { askWatcher, SocketIndexFreshness, type WatcherMode } from '../adapters/
 import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
 import { SQLITE_INDEX_SCHEMA } from '../adapters/node/sqlite-index-schema.js';
 import { noSqliteDriverWarning } from './node-adapters-module.js';
+import { confinedFileSystem } from '../domain/tracker/confined-file-system.js';
 import { IndexSync } from '../domain/tracker/index-sync.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { IndexFreshness } from '../ports/index-freshness.js';
@@ -89,7 +90,7 @@ export async function runIndexWatcher(container: Container, settings: Settings):
   const root = await container.getAsync(IDS.TrackerRoot);
   const paths = new TrackerPaths(root);
   // The plain node file system: the watcher writes nothing a change bus would need to hear of.
-  const fs = await container.getAsync(IDS.PlainFileSystem);
+  const fs = confinedFileSystem(await container.getAsync(IDS.PlainFileSystem), root);
   const index = await container.getAsync(IDS.ItemIndex);
   const sync = new IndexSync(fs, await container.getAsync(IDS.Clock), paths, index, { watch: true, watchOverflowAt: watchOverflowAt(), waitMs: settings.lockTimeoutMs });
   const server = new IndexWatcherServer({

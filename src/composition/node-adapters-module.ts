@@ -14,6 +14,7 @@ import { HealingItemIndex } from '../adapters/node/healing-item-index.js';
 import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
 import { DEFAULT_TUNING, SqliteItemIndex, type PageTuning } from '../adapters/node/sqlite-item-index.js';
 import { SystemClock } from '../adapters/node/system-clock.js';
+import { confinedFileSystem } from '../domain/tracker/confined-file-system.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
 import type { Clock } from '../ports/clock.js';
 import type { Locker } from '../ports/locker.js';
@@ -99,14 +100,14 @@ export function indexTuning(mode: TrackerIndexMode): PageTuning {
 export const fileTaskStoresModule = new ContainerModule(({ bind }) => {
   bind(IDS.FileSystem).toService(IDS.PlainFileSystem);
   bind(IDS.TaskStore)
-    .toResolvedValue((fs: FileSystem, locker: Locker, root: string, s: Settings) => new FileTaskStore(fs, locker, new TrackerPaths(root).tasks, s.lockTimeoutMs), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot, IDS.Settings])
+    .toResolvedValue((fs: FileSystem, locker: Locker, root: string, s: Settings) => new FileTaskStore(confinedFileSystem(fs, root), locker, new TrackerPaths(root).tasks, s.lockTimeoutMs), [IDS.FileSystem, IDS.Locker, IDS.TrackerRoot, IDS.Settings])
     .inSingletonScope();
   bind(IDS.TaskWorkers).toResolvedValue(() => new ProcessTaskWorkers()).inSingletonScope();
   bind(IDS.MacKeyStore)
     .toResolvedValue((root: string, clock: Clock) => new FileMacKeyStore(`${new TrackerPaths(root).runtime}/request-state-keys.json`, clock), [IDS.TrackerRoot, IDS.Clock])
     .inSingletonScope();
   bind(IDS.ReplayLedger)
-    .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(fs, `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
+    .toResolvedValue((fs: FileSystem, root: string) => new FileReplayLedger(confinedFileSystem(fs, root), `${new TrackerPaths(root).runtime}/replays`), [IDS.FileSystem, IDS.TrackerRoot])
     .inSingletonScope();
   bind(IDS.ChangeBus).toConstantValue(undefined);
   bind(IDS.SharedDatabase).toConstantValue(undefined);

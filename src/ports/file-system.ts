@@ -139,13 +139,13 @@ export interface FileSystem {
   /** Whether a directory exists at path. */
   isDirectory(path: string): Promise<boolean>;
   /**
-   * The entries directly in dir other than directories, with their signatures (lstat): regular
-   * files, and links and special nodes marked by their signature's `kind`, so the tracker can
-   * name them instead of missing them; [] when dir is missing.
+   * The entries directly in dir with their signatures (lstat): regular files, and directories,
+   * links and special nodes marked by their signature's `kind`, so the tracker can name an
+   * `items/<id>.md/` directory instead of missing it; [] when dir is missing.
    */
   scan(dir: string): Promise<DirectoryEntry[]>;
   /**
-   * Calls `visit` with each file directly in dir and its signature, as {@link scan} lists them,
+   * Calls `visit` with each entry directly in dir and its signature, as {@link scan} lists them,
    * keeping none: a pass over a large directory (a sum of its signatures) without the memory
    * of its list. Nothing when dir is missing.
    */

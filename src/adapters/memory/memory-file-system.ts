@@ -19,9 +19,8 @@ const encoder = new TextEncoder();
  * are implied by files and by ensureDir. Atomic writes get a fresh inode like a rename would.
  *
  * Symbolic links and special nodes (a FIFO or socket) are made with the `symlink` and
- * `makeSpecial` test helpers. `inspect`, `listEntries` and `readBytes` resolve them (links in
- * leading path components are followed, as the kernel would; a final link is reported, never
- * followed); `stat` and `scan` describe them by their signature's `kind`, a tracker-file read
+ * `makeSpecial` test helpers. Every call follows links in leading path components, as the
+ * kernel would (a final link is reported, never followed); `stat` and `scan` describe them (and directories) by their signature's `kind`, a tracker-file read
  * (`own`), `append`, `truncate` and `writeAtomic` refuse them as the node adapter does, and any other read
  * finds nothing there. Every call that reads a body is counted in
  * `bodyReads`, so a test can prove that a decision was taken from metadata alone.
@@ -42,12 +41,14 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async readText(path: string, own?: OwnFileRead): Promise<string | undefined> {
+    path = this.real(path);
     this.reads++;
     if (own) this.refuseOwnRead(path, own);
     return this.files.get(path)?.content;
   }
 
   async readTextRange(path: string, start: number, end?: number, own?: OwnFileRead): Promise<string> {
+    path = this.real(path);
     this.reads++;
     if (own) this.refuseOwnRead(path, own);
     const node = this.files.get(path);
@@ -56,23 +57,27 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async writeAtomic(path: string, content: string): Promise<void> {
+    path = this.real(path);
     this.refuseSpecial(path, 'replace');
     this.put(path, content, true);
   }
 
   async createExclusive(path: string, content: string): Promise<boolean> {
-    if (this.files.has(path) || this.specialKind(path)) return false;
+    path = this.real(path);
+    if (this.files.has(path) || this.specialKind(path) || this.dirs.has(trim(path))) return false;
     this.put(path, content, true);
     return true;
   }
 
   async append(path: string, content: string): Promise<void> {
+    path = this.real(path);
     this.refuseSpecial(path, 'write');
     const node = this.files.get(path);
     this.put(path, (node?.content ?? '') + content, !node);
   }
 
   async truncate(path: string, size: number): Promise<void> {
+    path = this.real(path);
     this.refuseSpecial(path, 'write');
     const node = this.files.get(path);
     if (!node || node.size <= size) return;
@@ -81,6 +86,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async remove(path: string): Promise<void> {
+    path = this.real(path);
     if (this.files.delete(path) || this.specialKind(path)) {
       this.tree.forget(path);
       this.notify(path);
@@ -88,17 +94,20 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileSignature | undefined> {
+    path = this.real(path);
     const node = this.files.get(path);
     if (node) return { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino, ctimeMs: node.ctimeMs };
-    const kind = this.specialKind(path);
+    const kind = this.specialKind(path) ?? (this.dirs.has(trim(path)) ? 'directory' : undefined);
     return kind ? { size: 0, mtimeMs: 0, ino: Number(this.tree.infoOf(trim(path))!.id), ctimeMs: 0, kind } : undefined;
   }
 
   async isDirectory(path: string): Promise<boolean> {
+    path = this.real(path);
     return this.dirs.has(trim(path));
   }
 
   async scan(dir: string): Promise<DirectoryEntry[]> {
+    dir = this.real(dir);
     const prefix = `${trim(dir)}/`;
     const out: DirectoryEntry[] = [];
     for (const path of this.files.keys()) {
@@ -107,7 +116,7 @@ export class MemoryFileSystem implements FileSystem {
     }
     for (const name of this.tree.childrenOf(trim(dir))) {
       const path = `${prefix}${name}`;
-      if (this.specialKind(path)) out.push({ name, signature: (await this.stat(path))! });
+      if (this.specialKind(path) || this.dirs.has(path)) out.push({ name, signature: (await this.stat(path))! });
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : 1));
   }
@@ -117,6 +126,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async ensureDir(path: string): Promise<void> {
+    path = this.real(path);
     this.addDirs(path);
   }
 
@@ -216,6 +226,12 @@ export class MemoryFileSystem implements FileSystem {
     return [...this.files.keys()].sort();
   }
 
+  /** path with the links among its leading components followed, as the kernel resolves a path for any call (a final link is kept). */
+  private real(path: string): string {
+    const resolved = path.includes('/') && path !== '/' ? this.tree.resolveParents(path) : undefined;
+    return resolved === undefined || resolved === trim(path) ? path : resolved;
+  }
+
   private put(path: string, content: string, newInode: boolean, raw?: Uint8Array): void {
     const old = this.files.get(path);
     const size = raw ? raw.length : encoder.encode(content).length;
@@ -248,6 +264,7 @@ export class MemoryFileSystem implements FileSystem {
   private refuseSpecial(path: string, doing: string): void {
     const kind = this.specialKind(path);
     if (kind === 'symlink') throw new RefusedFileError(path, 'symlink', `is a symbolic link, not a regular file; pm does not ${doing} it`);
+    if (!kind && this.dirs.has(trim(path))) throw new RefusedFileError(path, 'not_a_regular_file', `is a directory, not a regular file; pm does not ${doing} it`);
     if (kind) throw new RefusedFileError(path, 'not_a_regular_file', `is a FIFO, not a regular file; pm does not ${doing} it`);
   }
 

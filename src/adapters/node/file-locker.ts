@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LockOptions, Locker, ReleaseLock } from '../../ports/locker.js';
 import { LockTimeoutError } from '../../domain/errors/index.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { readOwn, refuseLinkedDirectory } from './own-file-io.js';
 import { processStartMs } from './process-start.js';
 import { asStorageError, translated } from './storage-errors.js';
 
@@ -81,6 +82,8 @@ export class FileLocker implements Locker {
     // Synchronous calls: a lock round trip is two tiny file operations on every mutation, and
     // the thread pool's promise round trips cost more than the operations themselves.
     const content = JSON.stringify({ ...owner, at: Date.now() });
+    // Never created through a linked .runtime/ (O_EXCL already refuses a link at the lock's name).
+    refuseLinkedDirectory(dirname(name));
     let fd: number;
     try {
       fd = openSync(name, 'wx');
@@ -138,16 +141,19 @@ export class FileLocker implements Locker {
   }
 }
 
+const LOCK_FILE_READ = { maxBytes: 64 * 1024 };
+
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
+    // A lock file is a few hundred bytes; a link or FIFO put at its name reads as unreadable.
+    return JSON.parse(readOwn(path, LOCK_FILE_READ)?.toString('utf8') ?? '') as LockOwner;
   } catch {
     return undefined;
   }
 }
 
 async function readLockFile(path: string): Promise<LockFileState | undefined> {
-  const s = statSync(path, { throwIfNoEntry: false });
+  const s = lstatSync(path, { throwIfNoEntry: false });
   if (!s) return undefined;
   const owner = await readOwner(path);
   return { owner: owner && typeof owner.token === 'string' && typeof owner.pid === 'number' ? owner : undefined, ino: s.ino, mtimeMs: s.mtimeMs };

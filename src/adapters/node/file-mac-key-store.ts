@@ -1,7 +1,11 @@
-import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, closeSync, writeSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, openSync, renameSync, writeFileSync, closeSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MacKey, MacKeyStore } from '../../ports/mac-key-store.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { readOwn, refuseLinkedDirectory, refuseNonRegular } from './own-file-io.js';
+
+/** The key file holds a handful of keys: a few KB at most; anything larger is not pm's. */
+const KEY_FILE_READ = { maxBytes: 1024 * 1024 };
 
 interface StoredKey {
   readonly id: string;
@@ -49,6 +53,7 @@ export class FileMacKeyStore implements MacKeyStore {
   }
 
   private createFirst(): void {
+    refuseLinkedDirectory(dirname(this.path));
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     let fd: number;
     try {
@@ -65,9 +70,10 @@ export class FileMacKeyStore implements MacKeyStore {
   }
 
   private write(keys: readonly MacKey[]): void {
+    refuseLinkedDirectory(dirname(this.path));
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`;
-    writeFileSync(temp, serialize(keys), { mode: 0o600 });
+    writeFileSync(temp, serialize(keys), { mode: 0o600, flag: 'wx' });
     chmodSync(temp, 0o600);
     renameSync(temp, this.path);
     this.cached = undefined;
@@ -76,7 +82,8 @@ export class FileMacKeyStore implements MacKeyStore {
   private read(): readonly MacKey[] | undefined {
     let signature: string;
     try {
-      const stat = statSync(this.path);
+      const stat = lstatSync(this.path);
+      refuseNonRegular(this.path, stat, 'read');
       if (stat.size === 0) return undefined; // being created by another process: its key follows
       signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     } catch (error) {
@@ -84,7 +91,7 @@ export class FileMacKeyStore implements MacKeyStore {
       throw error;
     }
     if (this.cached?.signature === signature) return this.cached.keys;
-    const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as { keys: StoredKey[] };
+    const parsed = JSON.parse(readOwn(this.path, KEY_FILE_READ)?.toString('utf8') ?? '') as { keys: StoredKey[] };
     if (!Array.isArray(parsed.keys) || !parsed.keys.length) throw new Error(`${this.path} holds no keys`);
     const keys = parsed.keys.map((key) => Object.freeze({ id: key.id, secret: new Uint8Array(Buffer.from(key.secret, 'base64')), createdAt: key.createdAt, ...(key.retiredAt !== undefined ? { retiredAt: key.retiredAt } : {}) }));
     this.cached = { signature, keys };

@@ -54,6 +54,7 @@ export class FileReplayLedger implements ReplayLedger {
 
   private async sweep(now: number): Promise<void> {
     for (const { name, signature } of await this.fs.scan(this.dir)) {
+      if (signature.kind === 'directory') continue; // not a marker, and nothing pm removes
       const path = `${this.dir}/${name}`;
       // Never opened: a link or special node is not a marker pm wrote, and is removed.
       if (signature.kind || this.expired(await this.marker(path), now)) await this.fs.remove(path);

@@ -149,7 +149,7 @@ export class NodeFileSystem implements FileSystem {
   async visitFiles(dir: string, visit: (name: string, signature: FileSignature) => void): Promise<void> {
     let names: string[];
     try {
-      // Names only: the stat below tells files apart, and 100k Dirent objects would double the
+      // Names only: the lstat below tells nodes apart, and 100k Dirent objects would double the
       // memory a scan of a large tracker takes.
       names = await fsp.readdir(dir);
     } catch (error) {
@@ -160,7 +160,7 @@ export class NodeFileSystem implements FileSystem {
       for (let k = i; k < Math.min(names.length, i + SCAN_CHUNK); k++) {
         const name = names[k]!;
         const s = lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (s && !s.isDirectory()) visit(name, signatureOf(s));
+        if (s) visit(name, signatureOf(s));
       }
       if (i + SCAN_CHUNK < names.length) await new Promise((resolve) => setImmediate(resolve));
     }

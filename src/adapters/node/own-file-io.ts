@@ -53,6 +53,8 @@ function refuseOpenError(path: string, error: unknown, doing: string): never {
   if (code(error) === 'ELOOP' || code(error) === 'EMLINK') throw new RefusedFileError(path, 'symlink', `is a symbolic link, not a regular file; pm does not ${doing} it`);
   // O_NONBLOCK write-open of a FIFO nobody reads.
   if (code(error) === 'ENXIO') throw new RefusedFileError(path, 'not_a_regular_file', `is a FIFO, not a regular file; pm does not ${doing} it`);
+  // A write-open of a directory.
+  if (code(error) === 'EISDIR') throw new RefusedFileError(path, 'not_a_regular_file', `is a directory, not a regular file; pm does not ${doing} it`);
   throw error;
 }
 
@@ -132,4 +134,18 @@ export function truncateOwn(path: string, size: number): void {
 export function refuseReplacing(path: string): void {
   const stats = lstatSync(path, { throwIfNoEntry: false });
   if (stats) refuseNonRegular(path, stats, 'replace');
+}
+
+/**
+ * Refuses to create or write anything directly in `dir` when it is a symbolic link or exists as
+ * anything but a directory (a missing dir is fine: it is made as a real one). For the writers
+ * that reach node:fs without the FileSystem port (the write lock, the request-state keys, the
+ * SQLite index), whose files sit directly in the tracker's `.runtime/` (docs/TRACKER.md "What pm
+ * reads and writes").
+ */
+export function refuseLinkedDirectory(dir: string): void {
+  const stats = lstatSync(dir, { throwIfNoEntry: false });
+  if (!stats || stats.isDirectory()) return;
+  if (stats.isSymbolicLink()) throw new RefusedFileError(dir, 'symlink', 'is a symbolic link, not a directory; pm writes nothing below it (the directories inside a tracker must be real directories)');
+  throw new RefusedFileError(dir, 'not_a_regular_file', `is ${described(stats)}, not a directory; pm writes nothing below it`);
 }

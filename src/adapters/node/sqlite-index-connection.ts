@@ -55,6 +55,7 @@ export class SqliteIndexConnection {
    * locks of a log that belongs to no database any more.
    */
   open(): IndexOpening {
+    refuseLinkedRuntime(dirname(this.path));
     const sig = lstatSync(this.path, { throwIfNoEntry: false });
     const held = this.db !== undefined && sig !== undefined && sig.ino === this.ino;
     const damage = indexFileDamage(this.path, held);
@@ -191,4 +192,15 @@ export class SqliteIndexConnection {
   private removeFiles(): void {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true, recursive: true });
   }
+}
+
+/**
+ * A runtime area that is a link is one the index is never written into (docs/TRACKER.md "What
+ * pm reads and writes"): thrown as the `unwritable` failure ELOOP, so the process keeps its
+ * index in memory with one warning instead of writing the database elsewhere. (A file in its
+ * place fails SQLite's own open with ENOTDIR, unwritable too.)
+ */
+function refuseLinkedRuntime(dir: string): void {
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  throw Object.assign(new Error(`${dir} is a symbolic link; pm writes no index below it`), { code: 'ELOOP' });
 }

@@ -17,8 +17,11 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 export type IndexFailure = 'damage' | 'unwritable' | 'busy' | 'other';
 
 const DAMAGE_CODES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'EISDIR'];
-/** ENOTDIR: the runtime area itself is not a directory (a file in its place), which pm does not remove. */
-const UNWRITABLE_CODES = ['SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_PERM', 'EROFS', 'ENOSPC', 'EACCES', 'EPERM', 'EDQUOT', 'ENOTDIR'];
+/**
+ * ENOTDIR: the runtime area itself is not a directory (a file in its place), which pm does not
+ * remove; ELOOP: it is a symbolic link, which pm never writes through.
+ */
+const UNWRITABLE_CODES = ['SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_PERM', 'EROFS', 'ENOSPC', 'EACCES', 'EPERM', 'EDQUOT', 'ENOTDIR', 'ELOOP'];
 
 /** How an index error is told in a warning: its message, with its code in front unless the message starts with it. */
 export function failureText(error: unknown): string {

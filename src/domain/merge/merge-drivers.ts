@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { FileSystem } from '../../ports/file-system.js';
 import type { Hasher } from '../../ports/hasher.js';
 import { CorruptDataError } from '../errors/index.js';
+import { confinedFileSystem } from '../tracker/confined-file-system.js';
 import { digestOf } from '../tracker/digests.js';
 import { ITEM_ID_PATTERN } from '../tracker/item.js';
 import { joinPath, parentPath } from '../util/paths.js';
@@ -86,9 +87,12 @@ export class MergeDrivers {
 
   /** Appends the receipt to the runtime area of the tracker holding `path` (items/<id>.md). */
   private async record(path: string, receipt: ItemMergeReceipt): Promise<void> {
-    const runtime = joinPath(parentPath(parentPath(path)), '.runtime');
-    await this.fs.ensureDir(runtime);
-    await this.fs.append(joinPath(runtime, 'merge-receipts.jsonl'), `${JSON.stringify({ at: new Date(this.clock.now()).toISOString(), file: path, ...receipt })}\n`);
+    const root = parentPath(parentPath(path));
+    const runtime = joinPath(root, '.runtime');
+    // Never through a linked .runtime/ (docs/TRACKER.md "What pm reads and writes").
+    const fs = confinedFileSystem(this.fs, root);
+    await fs.ensureDir(runtime);
+    await fs.append(joinPath(runtime, 'merge-receipts.jsonl'), `${JSON.stringify({ at: new Date(this.clock.now()).toISOString(), file: path, ...receipt })}\n`);
   }
 }
 

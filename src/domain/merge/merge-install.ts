@@ -1,7 +1,8 @@
 import type { FileSystem } from '../../ports/file-system.js';
 import type { GitConfig } from '../../ports/git-config.js';
 import type { GitHooks } from '../../ports/git-hooks.js';
-import { ValidationError } from '../errors/index.js';
+import { RefusedFileError, ValidationError } from '../errors/index.js';
+import { PROJECT_FILE_READ } from '../tracker/file-caps.js';
 import { TRACKER_DIR } from '../tracker/root-locator.js';
 import { joinPath } from '../util/paths.js';
 import { MergeHookInstaller, type MergeHookReport } from './merge-hook.js';
@@ -71,12 +72,29 @@ export class MergeInstaller {
   async installed(): Promise<boolean> {
     if (!(await this.git.isRepository(this.projectDir))) return false;
     const present = await this.presentEntries();
-    const text = (await this.fs.readText(this.attributesFile)) ?? '';
+    let text: string;
+    try {
+      text = await this.attributes();
+    } catch (error) {
+      if (error instanceof RefusedFileError) return false;
+      throw error;
+    }
     return this.wanted().every(({ key }) => present.has(key.toLowerCase())) && text.includes(FENCE_START);
+  }
+
+  /**
+   * The project's .gitattributes ('' when absent), read as a regular file only: a link or FIFO
+   * in its place is refused (RefusedFileError) and never written through (docs/TRACKER.md "What
+   * pm reads and writes").
+   */
+  private async attributes(): Promise<string> {
+    return (await this.fs.readText(this.attributesFile, PROJECT_FILE_READ)) ?? '';
   }
 
   async install(): Promise<MergeInstallReport> {
     await this.requireRepository();
+    // Read first: a .gitattributes pm may not touch refuses the install before git config changes.
+    const text = await this.attributes();
     const present = await this.presentEntries();
     let changed = false;
     for (const { key, value } of this.wanted()) {
@@ -84,7 +102,6 @@ export class MergeInstaller {
       await this.git.set(this.projectDir, key, value);
       changed = true;
     }
-    const text = (await this.fs.readText(this.attributesFile)) ?? '';
     const block = this.block();
     const without = removeBlock(text);
     const next = `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${block}`;
@@ -98,6 +115,7 @@ export class MergeInstaller {
 
   async uninstall(): Promise<MergeInstallReport> {
     await this.requireRepository();
+    const text = await this.attributes();
     let changed = false;
     const kept: string[] = [];
     const removed: { key: string; value: null }[] = [];
@@ -115,8 +133,7 @@ export class MergeInstaller {
       }
       changed ||= mine.length > 0;
     }
-    const text = await this.fs.readText(this.attributesFile);
-    if (text !== undefined && removeBlock(text) !== text) {
+    if (removeBlock(text) !== text) {
       const rest = removeBlock(text);
       if (rest.trim() === '') await this.fs.remove(this.attributesFile);
       else await this.fs.writeAtomic(this.attributesFile, rest);

@@ -28,3 +28,18 @@ export function refuseUnlessRegular(path: string, signature: FileSignature | und
   if (kind === 'symlink') throw new RefusedFileError(path, 'symlink', 'is a symbolic link, not a regular file; pm neither reads nor writes through it');
   throw new RefusedFileError(path, 'not_a_regular_file', `is ${kind === 'directory' ? 'a directory' : 'a FIFO, socket or device'}, not a regular file; pm neither reads nor writes it`);
 }
+
+/**
+ * How config.yaml and the project files pm edits (`.gitattributes`) are read: a regular file
+ * only, no link (a config.yaml linked to /dev/zero is refused before a byte is read, not read
+ * until memory runs out), at most 1 MiB, far above any real one (docs/TRACKER.md "What pm reads
+ * and writes").
+ */
+export const PROJECT_FILE_READ: OwnFileRead = Object.freeze({ maxBytes: 1024 * 1024 });
+
+/**
+ * How the idempotency ledger is read: a regular file only, no link. It grows with every keyed
+ * mutation and is read from where the last read stopped, so its cap (1 GiB) only bounds what a
+ * foreign file could make pm read.
+ */
+export const LEDGER_FILE_READ: OwnFileRead = Object.freeze({ maxBytes: 1024 * 1024 * 1024 });

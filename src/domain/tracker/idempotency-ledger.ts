@@ -1,5 +1,6 @@
 import type { FileSystem } from '../../ports/file-system.js';
 import { utf8Length } from '../util/utf8.js';
+import { LEDGER_FILE_READ } from './file-caps.js';
 import type { Receipt } from './receipt.js';
 import type { TrackerPaths } from './tracker-paths.js';
 
@@ -79,7 +80,7 @@ export class IdempotencyLedger {
       this.offset = 0;
     }
     if (size === this.offset) return;
-    const text = await this.fs.readTextRange(this.paths.idempotencyLedger, this.offset, size);
+    const text = await this.fs.readTextRange(this.paths.idempotencyLedger, this.offset, size, LEDGER_FILE_READ);
     const complete = text.lastIndexOf('\n') + 1;
     for (const line of text.slice(0, complete).split('\n')) {
       if (!line) continue;

@@ -42,7 +42,10 @@ export class IndexScan {
     const others: string[] = [];
     let sum = 0;
     await this.fs.visitFiles(items, (name, signature) => {
-      if (!name.endsWith('.md')) others.push(name);
+      // A directory is no temp file of an atomic write (nor anything the index lists).
+      if (!name.endsWith('.md')) {
+        if (signature.kind !== 'directory') others.push(name);
+      }
       else {
         listing.add(name, signature);
         sum = addHash(sum, fileHash(name.slice(0, -3), signature));

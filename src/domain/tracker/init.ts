@@ -2,7 +2,9 @@ import { stringify } from 'yaml';
 import type { FileSystem } from '../../ports/file-system.js';
 import { ConflictError, ValidationError } from '../errors/index.js';
 import { trackerConfigSchema, type TrackerConfig } from './config.js';
+import { PROJECT_FILE_READ } from './file-caps.js';
 import { readTrackerConfig } from './config-file.js';
+import { confinedFileSystem } from './confined-file-system.js';
 import { TrackerPaths } from './tracker-paths.js';
 
 export interface InitOptions {
@@ -23,7 +25,8 @@ const RUNTIME_GITIGNORE = '# pm runtime area: locks, derived index, idempotency 
  * area. Running it again on an existing tracker changes nothing (created: false); asking for
  * different settings than the existing config has is refused rather than overwritten.
  */
-export async function initTracker(fs: FileSystem, root: string, options: InitOptions = {}): Promise<InitResult> {
+export async function initTracker(given: FileSystem, root: string, options: InitOptions = {}): Promise<InitResult> {
+  const fs = confinedFileSystem(given, root);
   const paths = new TrackerPaths(root);
   // Custom types without 'Task' make the first one the default type (else the config is invalid).
   const types = options.types ? { types: options.types, ...(options.types.includes('Task') || !options.types[0] ? {} : { defaults: { type: options.types[0] } }) } : {};
@@ -33,7 +36,7 @@ export async function initTracker(fs: FileSystem, root: string, options: InitOpt
     throw new ValidationError(`${issue.path.join('.')}: ${issue.message}`, { field: issue.path.join('.') });
   }
   const config = parsed.data;
-  const existing = await fs.readText(paths.config);
+  const existing = await fs.readText(paths.config, PROJECT_FILE_READ);
   if (existing !== undefined) {
     if (options.idPrefix || options.types) {
       throw new ConflictError(`${paths.config} already exists; edit it instead of re-running init with options`, 'exists', { file: paths.config });

@@ -22,6 +22,7 @@ import type { NextQuery, NextResult } from './next-query.js';
 import type { MutationResult } from './receipt.js';
 import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
+import { confinedFileSystem } from './confined-file-system.js';
 import { TrackerPaths } from './tracker-paths.js';
 import { TrackerQueries, type TrackerContext, type Unreadable } from './tracker-queries.js';
 import { validateTracker, type ValidationReport } from './validate.js';
@@ -72,11 +73,16 @@ export class Tracker {
   private loadedConfig: TrackerConfig | undefined;
   private configLoad: Promise<TrackerConfig> | undefined;
 
+  private readonly ports: TrackerPorts;
+
   private constructor(
-    private readonly ports: TrackerPorts,
+    given: TrackerPorts,
     root: string,
     private readonly options: TrackerOptions,
   ) {
+    // Every write of this tracker stays inside it: no link below the root is written through.
+    const ports = { ...given, fs: confinedFileSystem(given.fs, root) };
+    this.ports = ports;
     this.paths = new TrackerPaths(root);
     const store = new ItemStore(ports.fs, ports.hasher, this.paths);
     const history = new HistoryLog(ports.fs, ports.hasher, this.paths);

@@ -70,6 +70,8 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
     const file = `${paths.items}/${name}`;
     const id = name.replace(/\.md$/, '');
     if (!name.endsWith('.md') || !ITEM_ID_PATTERN.test(id)) {
+      // A directory not named like an item is the user's (pm neither reads nor reports it).
+      if (signature.kind === 'directory') continue;
       if (signature.kind) refusedFinding(file, signature, add);
       else add({ severity: 'warning', code: 'stray_file', file, message: `${file} is not an item file (<id>.md); pm ignores it` });
       continue;
@@ -162,7 +164,7 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     await pause();
     const file = `${paths.history}/${name}`;
     if (!name.endsWith('.jsonl')) {
-      if (signature.kind) refusedFinding(file, signature, add);
+      if (signature.kind && signature.kind !== 'directory') refusedFinding(file, signature, add);
       continue;
     }
     const id = name.slice(0, -'.jsonl'.length);

@@ -1,4 +1,5 @@
 import { RefusedFileError } from '../../../src/domain/errors/index.js';
+import { confinedFileSystem } from '../../../src/domain/tracker/confined-file-system.js';
 import type { FileSystem } from '../../../src/ports/file-system.js';
 
 /** What a FileSystem adapter's contract run needs: the adapter and ways to build a tree. */
@@ -106,7 +107,7 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       await s.fs.visitFiles(`${root}/many`, (name, signature) => visited.push({ name, signature }));
       const byName = (x: { name: string }, y: { name: string }) => (x.name < y.name ? -1 : 1);
       expect(visited.sort(byName)).toEqual([...(await s.fs.scan(`${root}/many`))].sort(byName));
-      expect(visited.map(({ name }) => name)).toEqual(['a.md', 'b.md', 'c.tmp-1']);
+      expect(visited.map(({ name }) => name)).toEqual(['a.md', 'b.md', 'c.tmp-1', 'sub']);
       const none: string[] = [];
       await s.fs.visitFiles(`${root}/missing`, (name) => none.push(name));
       expect(none).toEqual([]);
@@ -185,14 +186,15 @@ export function describeFileSystemContract(label: string, subject: () => Promise
       const own = { maxBytes: 16 };
       const refusal = (reason: string) => expect.objectContaining({ constructor: RefusedFileError, reason });
 
-      it('describes links and special nodes by their signature kind in stat, scan and visitFiles; directories are not listed', async () => {
+      it('describes links, special nodes and directories by their signature kind in stat, scan and visitFiles', async () => {
         await tree();
         expect(await s.fs.stat(`${root}/dir/a.md`)).toEqual({ size: 5, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) });
         expect(await s.fs.stat(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
         expect(await s.fs.stat(`${root}/dir/dangling`)).toMatchObject({ kind: 'symlink' });
         expect(await s.fs.stat(`${root}/dir/fifo`)).toMatchObject({ kind: 'other' });
+        expect(await s.fs.stat(`${root}/dir/sub`)).toMatchObject({ kind: 'directory' });
         const scanned = Object.fromEntries((await s.fs.scan(`${root}/dir`)).map((e) => [e.name, e.signature.kind ?? 'file']));
-        expect(scanned).toEqual({ 'a.md': 'file', 'bom.md': 'file', empty: 'file', 'link-to-file': 'symlink', 'link-to-dir': 'symlink', dangling: 'symlink', fifo: 'other' });
+        expect(scanned).toEqual({ 'a.md': 'file', 'bom.md': 'file', empty: 'file', 'link-to-file': 'symlink', 'link-to-dir': 'symlink', dangling: 'symlink', fifo: 'other', sub: 'directory' });
         const visited: Record<string, string> = {};
         await s.fs.visitFiles(`${root}/dir`, (name, signature) => (visited[name] = signature.kind ?? 'file'));
         expect(visited).toEqual(scanned);
@@ -240,6 +242,18 @@ export function describeFileSystemContract(label: string, subject: () => Promise
         expect(await s.fs.readText(`${root}/dir/a.md`, own)).toBe('hell');
       });
 
+      it('refuses a directory as a tracker file: no read, append, cut back or replace, no exclusive create', async () => {
+        await tree();
+        const dir = `${root}/dir/sub`;
+        await expect(s.fs.readText(dir, own)).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.readTextRange(dir, 0, 3, own)).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.append(dir, 'more')).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.truncate(dir, 0)).rejects.toEqual(refusal('not_a_regular_file'));
+        await expect(s.fs.writeAtomic(dir, 'new')).rejects.toEqual(refusal('not_a_regular_file'));
+        expect(await s.fs.createExclusive(dir, 'new')).toBe(false);
+        expect(await s.fs.inspect(dir)).toMatchObject({ kind: 'directory' });
+      });
+
       it('refuses to replace a link or a FIFO atomically, and creates nothing exclusively over a link', async () => {
         await tree();
         await expect(s.fs.writeAtomic(`${root}/dir/link-to-file`, 'new')).rejects.toEqual(refusal('symlink'));
@@ -249,6 +263,59 @@ export function describeFileSystemContract(label: string, subject: () => Promise
         expect(await s.fs.stat(`${root}/dir/link-to-file`)).toMatchObject({ kind: 'symlink' });
         expect(await s.fs.createExclusive(`${root}/dir/dangling`, 'new')).toBe(false);
         expect(await s.fs.stat(`${root}/nowhere`)).toBeUndefined();
+      });
+    });
+
+    describe('a tracker confined to its root: no write below a linked directory', () => {
+      const refusal = (reason: string, path: string) => expect.objectContaining({ constructor: RefusedFileError, reason, data: expect.objectContaining({ path }) });
+
+      async function linkedTracker(): Promise<{ tracker: FileSystem; pm: string; outside: string }> {
+        const pm = `${root}/project/.agents/pm`;
+        const outside = `${root}/outside`;
+        await s.mkdir(`${pm}/history`);
+        await s.writeBytes(`${outside}/pm-aaaaaa.md`, text('theirs'));
+        await s.writeBytes(`${root}/plain-file`, text('plain'));
+        await s.symlink(outside, `${pm}/items`);
+        await s.symlink(outside, `${pm}/.runtime`);
+        await s.symlink(`${root}/plain-file`, `${pm}/history/sub`);
+        return { tracker: confinedFileSystem(s.fs, pm), pm, outside };
+      }
+
+      it('refuses every kind of write through a linked items/ or .runtime/, naming the link, and changes nothing outside', async () => {
+        const { tracker, pm, outside } = await linkedTracker();
+        await expect(tracker.writeAtomic(`${pm}/items/pm-aaaaaa.md`, 'ours')).rejects.toEqual(refusal('symlink', `${pm}/items`));
+        await expect(tracker.createExclusive(`${pm}/items/pm-bbbbbb.md`, 'ours')).rejects.toEqual(refusal('symlink', `${pm}/items`));
+        await expect(tracker.append(`${pm}/.runtime/idempotency.jsonl`, 'x\n')).rejects.toEqual(refusal('symlink', `${pm}/.runtime`));
+        await expect(tracker.truncate(`${pm}/items/pm-aaaaaa.md`, 0)).rejects.toEqual(refusal('symlink', `${pm}/items`));
+        await expect(tracker.remove(`${pm}/items/pm-aaaaaa.md`)).rejects.toEqual(refusal('symlink', `${pm}/items`));
+        await expect(tracker.ensureDir(`${pm}/.runtime/exports`)).rejects.toEqual(refusal('symlink', `${pm}/.runtime`));
+        await expect(tracker.ensureDir(`${pm}/items`)).rejects.toEqual(refusal('symlink', `${pm}/items`));
+        expect(await s.fs.readText(`${outside}/pm-aaaaaa.md`)).toBe('theirs');
+        expect(await s.fs.stat(`${outside}/pm-bbbbbb.md`)).toBeUndefined();
+        expect(await s.fs.stat(`${outside}/exports`)).toBeUndefined();
+        expect(await s.fs.stat(`${outside}/idempotency.jsonl`)).toBeUndefined();
+      });
+
+      it('refuses a write below a leading entry that is not a directory', async () => {
+        const { tracker, pm } = await linkedTracker();
+        await s.writeBytes(`${pm}/history/file`, text('x'));
+        await expect(tracker.append(`${pm}/history/file/x.jsonl`, 'x')).rejects.toEqual(refusal('not_a_regular_file', `${pm}/history/file`));
+        await expect(tracker.writeAtomic(`${pm}/history/sub/x.jsonl`, 'x')).rejects.toEqual(refusal('symlink', `${pm}/history/sub`));
+        expect(await s.fs.readText(`${root}/plain-file`)).toBe('plain');
+      });
+
+      it('writes through real directories, makes missing ones, follows a linked root and leaves paths outside the root alone', async () => {
+        const { tracker, pm } = await linkedTracker();
+        await tracker.append(`${pm}/history/pm-aaaaaa.jsonl`, 'line\n');
+        await tracker.writeAtomic(`${pm}/fresh/deeper/x.md`, 'new');
+        expect(await s.fs.readText(`${pm}/fresh/deeper/x.md`)).toBe('new');
+        await s.mkdir(`${root}/elsewhere`);
+        await s.symlink(`${root}/elsewhere`, `${root}/linked-root`);
+        const linkedRoot = confinedFileSystem(s.fs, `${root}/linked-root`);
+        await linkedRoot.writeAtomic(`${root}/linked-root/items/pm-cccccc.md`, 'kept elsewhere');
+        expect(await s.fs.readText(`${root}/elsewhere/items/pm-cccccc.md`)).toBe('kept elsewhere');
+        await tracker.writeAtomic(`${root}/project/.gitattributes`, 'outside the root');
+        expect(await s.fs.readText(`${root}/project/.gitattributes`)).toBe('outside the root');
       });
     });
 

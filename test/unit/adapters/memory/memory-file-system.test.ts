@@ -58,15 +58,16 @@ describe('MemoryFileSystem', () => {
     expect(await fs.readText('/p/id')).toBe('mine');
   });
 
-  it('scans only the direct files of a directory, sorted by name', async () => {
+  it('scans only the direct entries of a directory, sorted by name, a directory marked by its kind', async () => {
     const fs = new MemoryFileSystem();
     await fs.writeAtomic('/p/items/b.md', 'b');
     await fs.writeAtomic('/p/items/a.md', 'a');
     await fs.writeAtomic('/p/items/sub/c.md', 'c');
     await fs.writeAtomic('/p/itemsx/d.md', 'd');
     const entries = await fs.scan('/p/items/');
-    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md']);
+    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md', 'sub']);
     expect(entries[0]!.signature).toEqual(await fs.stat('/p/items/a.md'));
+    expect(entries[2]!.signature).toMatchObject({ kind: 'directory' });
   });
 
   it('knows directories from ensureDir and from the files in them', async () => {

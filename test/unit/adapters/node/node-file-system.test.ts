@@ -125,16 +125,17 @@ describe('NodeFileSystem', () => {
     expect(await fs.stat(`${dir}/gone.md`)).toBeUndefined();
   });
 
-  it('scans the files (not directories) of one directory with their signatures', async () => {
+  it('scans the direct entries of one directory with their signatures, a directory marked by its kind', async () => {
     const dir = temp();
     await fs.writeAtomic(`${dir}/items/a.md`, 'aaa');
     await fs.writeAtomic(`${dir}/items/b.md`, 'bb€');
     await fs.ensureDir(`${dir}/items/sub`);
     await fs.writeAtomic(`${dir}/items/sub/c.md`, 'deeper');
     const entries = (await fs.scan(`${dir}/items`)).sort((x, y) => (x.name < y.name ? -1 : 1));
-    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md']);
+    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md', 'sub']);
     expect(entries[0]!.signature).toEqual(await fs.stat(`${dir}/items/a.md`));
     expect(entries[1]!.signature.size).toBe(5);
+    expect(entries[2]!.signature.kind).toBe('directory');
   });
 
   it('scans large directories completely', async () => {
