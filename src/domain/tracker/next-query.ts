@@ -1,8 +1,12 @@
 import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
+import { describeLapse, leaseState } from './readiness.js';
 
 export interface NextQuery {
-  /** Who is asking: items assigned to somebody else are skipped. */
+  /**
+   * Who is asking: items claimed by or assigned to somebody else are skipped (readiness.ts).
+   * The tracker fills in the actor when absent, so every entry point applies the same rule.
+   */
   readonly assignee?: string;
   readonly type?: readonly string[];
   readonly tag?: readonly string[];
@@ -20,9 +24,9 @@ export interface NextResult {
 }
 
 /**
- * The single best ready item: status open, every blocker closed or canceled, not claimed by
- * anyone (or the claim expired), not assigned to somebody else, and not a container with open
- * children. Among those: highest priority (0 first), then oldest, then id. The index sorts the
+ * The single best ready item: status open or its claim lapsed (readiness.ts), every blocker
+ * closed or canceled, not claimed by anyone else (or the claim expired), not assigned to
+ * somebody else, and not a container with open children. Among those: highest priority (0 first), then oldest, then id. The index sorts the
  * open items into those categories (the ReadinessQuery of the ItemIndexStore port spells the
  * rules out) and returns the first ready ones in that order.
  */
@@ -44,16 +48,19 @@ export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: st
   const pick = best[0];
   return {
     item: pick ? toSummary(pick) : null,
-    rationale: pick ? explain(pick, counts, best) : explainNone(counts),
+    rationale: pick ? explain(pick, counts, best, nowIso) : explainNone(counts),
     alternatives: best.slice(1).map(toSummary),
     counts: { ...counts },
   };
 }
 
-function explain(pick: IndexEntry, counts: NextResult['counts'], best: IndexEntry[]): string {
+/** Why the pick is ready, with the lapse of a claim it takes over ("claim by bob expired 12 min ago"). */
+export function explain(pick: IndexEntry, counts: NextResult['counts'], best: readonly IndexEntry[], nowIso: string): string {
   const samePriority = best.filter((e) => e.priority === pick.priority).length;
+  const lease = leaseState(pick, nowIso);
+  const state = lease.state === 'expired' ? describeLapse(lease.holder, lease.expiresAt, Date.parse(nowIso)) : 'open, unclaimed';
   const parts = [
-    `${pick.id} is ready: open, unclaimed${pick.blockedBy.length ? `, all ${pick.blockedBy.length} blocker(s) done` : ', no blockers'}`,
+    `${pick.id} is ready: ${state}${pick.blockedBy.length ? `, all ${pick.blockedBy.length} blocker(s) done` : ', no blockers'}`,
     `priority P${pick.priority} is the highest among ${counts.ready} ready item(s)`,
   ];
   if (samePriority > 1) parts.push(`oldest of the P${pick.priority} items (created ${pick.created})`);
@@ -63,7 +70,7 @@ function explain(pick: IndexEntry, counts: NextResult['counts'], best: IndexEntr
   return `${parts.join('; ')}.`;
 }
 
-function explainNone(counts: NextResult['counts']): string {
+export function explainNone(counts: NextResult['counts']): string {
   if (counts.open === 0) return 'Nothing is open: create an item or reopen one.';
   return `No open item is ready: ${counts.blocked} blocked by unfinished work, ${counts.claimed} claimed or assigned elsewhere, ${counts.containers} waiting on open children.`;
 }

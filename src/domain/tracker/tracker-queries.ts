@@ -22,6 +22,8 @@ export interface TrackerContext {
   readonly next: NextResult['item'];
   readonly nextRationale: string;
   readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
+  /** Claims whose lease ran out on items not closed or canceled: offered by next, shown with holder and expiry. */
+  readonly expiredClaims: { id: string; title: string; holder: string; expiresAt: string }[];
   readonly recent: ListResult['items'];
   readonly unreadable: { id: string; message: string }[];
 }
@@ -59,7 +61,7 @@ export class TrackerQueries {
     const { index, sync, clock } = this.parts;
     await this.assertKnownFilters(undefined, query.type);
     return sync.query(() => {
-      const result = runNextQuery(index, query, new Date(clock.now()).toISOString());
+      const result = runNextQuery(index, this.forCaller(query), new Date(clock.now()).toISOString());
       const [item, ...alternatives] = withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]);
       return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
     });
@@ -107,10 +109,15 @@ export class TrackerQueries {
     return sync.query(() => {
       const now = new Date(clock.now()).toISOString();
       const overview = index.overview(now);
-      const next = runNextQuery(index, {}, now);
+      const next = runNextQuery(index, this.forCaller({}), now);
       const recent = withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items);
-      return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+      return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), expiredClaims: overview.expiredClaims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
     });
+  }
+
+  /** The query with its caller: the actor when it names nobody, so CLI, MCP and context apply one rule. */
+  private forCaller(query: NextQuery): NextQuery {
+    return query.assignee !== undefined ? query : { ...query, assignee: this.parts.defaultActor };
   }
 
   private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {
