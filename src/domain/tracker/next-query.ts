@@ -32,6 +32,19 @@ export interface NextResult {
  */
 export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: string): NextResult {
   const keep = (query.alternatives ?? 3) + 1;
+  const { counts, ready } = readinessOf(index, query, nowIso, keep);
+  const best = ready.slice(0, keep);
+  const pick = best[0];
+  return {
+    item: pick ? toSummary(pick) : null,
+    rationale: pick ? explain(pick, counts, best, nowIso) : explainNone(counts),
+    alternatives: best.slice(1).map(toSummary),
+    counts: { ...counts },
+  };
+}
+
+/** The first `keep` ready items for the query and the counts, as next and claim-next read them from the index. */
+export function readinessOf(index: ItemIndexStore, query: NextQuery, nowIso: string, keep: number): { counts: NextResult['counts']; ready: readonly IndexEntry[] } {
   const mine = query.assignedOnly === true && query.assignee !== undefined;
   // Only one's own items: every ready item is asked for and the others dropped here, so the index keeps one readiness rule.
   const { counts: all, ready: readyAll } = index.readiness({
@@ -43,15 +56,7 @@ export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: st
     limit: mine ? Math.max(keep, index.size()) : keep,
   });
   const ready = mine ? readyAll.filter((entry) => entry.assignee === query.assignee) : readyAll;
-  const counts = mine ? { ...all, ready: ready.length } : all;
-  const best = [...ready].slice(0, keep);
-  const pick = best[0];
-  return {
-    item: pick ? toSummary(pick) : null,
-    rationale: pick ? explain(pick, counts, best, nowIso) : explainNone(counts),
-    alternatives: best.slice(1).map(toSummary),
-    counts: { ...counts },
-  };
+  return { counts: mine ? { ...all, ready: ready.length } : all, ready };
 }
 
 /** Why the pick is ready, with the lapse of a claim it takes over ("claim by bob expired 12 min ago"). */

@@ -52,6 +52,11 @@ export function isReadinessCandidate(item: ReadinessFields, status: string, nowI
   return item.status === status || (!TERMINAL_STATUSES.has(item.status) && isLapsed(item, nowIso));
 }
 
+/** The readiness fields of an item file (its claim as lease fields). */
+export function readinessFieldsOf(item: { readonly status: string; readonly assignee?: string; readonly claim?: { readonly holder: string; readonly expiresAt: string } }): ReadinessFields {
+  return { status: item.status, ...(item.assignee !== undefined ? { assignee: item.assignee } : {}), ...leaseOf(item.claim) };
+}
+
 export type ReadinessCategory = 'blocked' | 'claimed' | 'container' | 'ready';
 
 /**
