@@ -1,5 +1,5 @@
 import type { Item } from './item.js';
-import { readinessOf, explain, explainNone, type NextQuery, type NextResult } from './next-query.js';
+import { readinessOf, explainPick, explainNone, type NextQuery, type NextResult } from './next-query.js';
 import { classifyReadiness, isReadinessCandidate, readinessFieldsOf } from './readiness.js';
 import type { Receipt } from './receipt.js';
 import type { TrackerParts } from './tracker-parts.js';
@@ -46,7 +46,7 @@ export class NextChooser {
     for (const entry of ready) {
       const item = await store.readItem(entry.id).catch(() => undefined);
       if (item && this.stillReady(item, nowIso)) {
-        this.rationale = explain(entry, counts, ready, nowIso);
+        this.rationale = explainPick(entry, counts, ready, nowIso);
         return entry.id;
       }
     }

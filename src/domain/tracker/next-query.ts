@@ -37,7 +37,7 @@ export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: st
   const pick = best[0];
   return {
     item: pick ? toSummary(pick) : null,
-    rationale: pick ? explain(pick, counts, best, nowIso) : explainNone(counts),
+    rationale: pick ? explainPick(pick, counts, best, nowIso) : explainNone(counts),
     alternatives: best.slice(1).map(toSummary),
     counts: { ...counts },
   };
@@ -60,7 +60,7 @@ export function readinessOf(index: ItemIndexStore, query: NextQuery, nowIso: str
 }
 
 /** Why the pick is ready, with the lapse of a claim it takes over ("claim by bob expired 12 min ago"). */
-export function explain(pick: IndexEntry, counts: NextResult['counts'], best: readonly IndexEntry[], nowIso: string): string {
+export function explainPick(pick: IndexEntry, counts: NextResult['counts'], best: readonly IndexEntry[], nowIso: string): string {
   const samePriority = best.filter((e) => e.priority === pick.priority).length;
   const lease = leaseState(pick, nowIso);
   const state = lease.state === 'expired' ? describeLapse(lease.holder, lease.expiresAt, Date.parse(nowIso)) : 'open, unclaimed';

@@ -1,4 +1,6 @@
+import type { ItemIndexStore } from '../../ports/item-index-store.js';
 import { TERMINAL_STATUSES } from './config.js';
+import type { ItemSummary } from './index-entry.js';
 
 /**
  * The one readiness rule (docs/TRACKER.md "Claims and leases"): which items next and
@@ -93,4 +95,16 @@ function ago(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h ago`;
   return `${Math.floor(hours / 24)} days ago`;
+}
+
+/**
+ * The summaries with `claimExpired: true` on those whose claim has lapsed, so every listing
+ * shows an expired claim as expired (list, next, search, context; the CLI says "claim by bob
+ * expired"). Looks up only the summaries that carry a claim.
+ */
+export function markLapsed<T extends ItemSummary>(index: Pick<ItemIndexStore, 'getMany'>, summaries: readonly T[], nowIso: string): T[] {
+  const claimed = summaries.filter((s) => s.claimHolder !== undefined).map((s) => s.id);
+  if (claimed.length === 0) return [...summaries];
+  const lapsed = new Set(index.getMany(claimed).filter((entry) => isLapsed(entry, nowIso)).map((entry) => entry.id));
+  return summaries.map((s) => (lapsed.has(s.id) ? { ...s, claimExpired: true } : s));
 }
