@@ -76,6 +76,6 @@ export function explainPick(pick: IndexEntry, counts: NextResult['counts'], best
 }
 
 export function explainNone(counts: NextResult['counts']): string {
-  if (counts.open === 0) return 'Nothing is open: create an item or reopen one.';
+  if (counts.open === 0) return 'Nothing is open and no claim has expired: every unfinished item is in progress under a live claim, or there is none (create an item or reopen one).';
   return `No open item is ready: ${counts.blocked} blocked by unfinished work, ${counts.claimed} claimed or assigned elsewhere, ${counts.containers} waiting on open children.`;
 }
