@@ -114,12 +114,15 @@ export interface IndexPage {
 }
 
 /**
- * What next asks of the index: items with status `status` (and the given types and tags)
- * sorted into categories, first match wins (a terminal status is one of the tracker's
- * TERMINAL_STATUSES, closed and canceled; docs/TRACKER.md "The derived index"):
+ * What next asks of the index: the candidates — items with status `status`, and items of any
+ * status but closed or canceled (the tracker's TERMINAL_STATUSES) whose claim has lapsed
+ * (claimHolder set, claimExpiresAt <= `nowIso`) — with the given types and tags, sorted into
+ * categories, first match wins (src/domain/tracker/readiness.ts states the rule once, as
+ * classifyReadiness; docs/TRACKER.md "Claims and leases"):
  * - blocked: a blocker is missing from the index or has a status that is not terminal;
  * - claimed: claimHolder set, claimExpiresAt > `nowIso` and claimHolder is not `assignee`;
- * - claimed: assignee set, the query names an `assignee`, and they differ;
+ * - claimed: assignee set, the query names an `assignee`, and they differ — unless the claim
+ *   has lapsed and its holder is that assignee (the assignment lapsed with the claim);
  * - container: some item whose parent is this one has a status that is not terminal;
  * - ready: everything else.
  * The ready items come in (priority, created, id) ascending order, at most `limit` of them.
@@ -205,6 +208,8 @@ export interface IndexOverview {
   readonly byType: Readonly<Record<string, number>>;
   /** Claims with claimExpiresAt > nowIso, by expiry then id. */
   readonly claims: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
+  /** Lapsed claims (claimExpiresAt <= nowIso) of items not closed or canceled, by expiry then id. */
+  readonly expiredClaims: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
 }
 
 /** How {@link ItemIndexStore.open} found the stored index. */

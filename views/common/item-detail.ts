@@ -21,7 +21,7 @@ function links(ctx: ViewContext, label: string, ids: readonly string[] | undefin
   return h('div', { class: 'pm-linkrow' }, h('span', { class: 'pm-muted' }, `${label}: `), ids.flatMap((id, i) => [i ? ', ' : '', itemLink(ctx, id, id, label)]));
 }
 
-function header(item: Item): HTMLElement {
+function header(item: Item, claimExpired: boolean): HTMLElement {
   return h(
     'div',
     { class: 'pm-item-head' },
@@ -33,7 +33,7 @@ function header(item: Item): HTMLElement {
       h('span', { class: 'pm-badge' }, item.type),
       priorityBadge(item.priority),
       item.assignee && h('span', { class: 'pm-badge' }, `assignee ${item.assignee}`),
-      item.claim && h('span', { class: 'pm-badge' }, `claimed by ${item.claim.holder} until ${formatDate(item.claim.expiresAt)}`),
+      item.claim && h('span', { class: 'pm-badge' }, claimExpired ? `claim by ${item.claim.holder} expired ${formatDate(item.claim.expiresAt)}` : `claimed by ${item.claim.holder} until ${formatDate(item.claim.expiresAt)}`),
       (item.tags ?? []).map((t) => h('span', { class: 'pm-badge' }, `#${t}`)),
     ),
   );
@@ -94,7 +94,7 @@ export function renderItemDetail(data: ItemResult, ctx: ViewContext): Node {
   return h(
     'article',
     { class: 'pm-item', 'data-status': item.status },
-    header(item),
+    header(item, data.claimExpired === true),
     description(item),
     acceptance(item),
     section(

@@ -14,13 +14,15 @@ export interface Summary {
   readonly parent?: string;
   readonly assignee?: string;
   readonly claimHolder?: string;
+  /** The claim's lease ran out: pm next offers the item to others. */
+  readonly claimExpired?: boolean;
   readonly blockedBy?: readonly string[];
   readonly updated?: string;
   readonly revision?: number;
 }
 
 /** A whole item: the summary's fields (less the claim holder, given as `claim`) and the rest of the file. */
-export interface Item extends Omit<Summary, 'claimHolder'> {
+export interface Item extends Omit<Summary, 'claimHolder' | 'claimExpired'> {
   readonly claim?: { readonly holder: string; readonly claimedAt: string; readonly expiresAt: string };
   readonly related?: readonly string[];
   readonly acceptance?: readonly { readonly text: string; readonly done?: boolean }[];
@@ -36,6 +38,8 @@ export interface Item extends Omit<Summary, 'claimHolder'> {
 export interface ItemResult {
   readonly item: Item;
   readonly commentsTotal: number;
+  /** The claim's lease ran out (pm_get says so; absent otherwise). */
+  readonly claimExpired?: boolean;
 }
 
 /** What pm left out of a result to keep it within its token budget (pm's bounded reads). */
@@ -61,6 +65,8 @@ export interface ContextResult {
   readonly next: Summary | null;
   readonly nextRationale: string;
   readonly claims: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
+  /** Claims whose lease ran out (present only when there are some): offered by pm_next. */
+  readonly expiredClaims?: readonly { readonly id: string; readonly title: string; readonly holder: string; readonly expiresAt: string }[];
   readonly recent: readonly Summary[];
   readonly unreadable: readonly { readonly id: string; readonly message: string }[];
   /** Present when pm cut the claims (or unreadable files) to its list bound. */

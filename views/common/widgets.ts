@@ -47,7 +47,7 @@ export function itemCard(ctx: ViewContext, item: Summary, scope: string): HTMLEl
   const focus = `${scope}:${item.id}`;
   const holder = item.claimHolder ?? item.assignee;
   const blocked = item.blockedBy?.length ?? 0;
-  const meta = [item.type, `P${item.priority}`, holder ? `@${holder}` : '', blocked ? `waits for ${blocked}` : '', ...(item.tags ?? []).map((t) => `#${t}`)].filter(Boolean).join(' · ');
+  const meta = [item.type, `P${item.priority}`, holder ? `@${holder}${item.claimExpired ? ' (claim expired)' : ''}` : '', blocked ? `waits for ${blocked}` : '', ...(item.tags ?? []).map((t) => `#${t}`)].filter(Boolean).join(' · ');
   const body = [h('span', { class: 'pm-id pm-muted' }, item.id), h('span', { class: 'pm-card-title' }, item.title), h('span', { class: 'pm-card-meta' }, meta)];
   if (!ctx.canCall('pm_get')) return h('div', { class: 'pm-card', 'data-status': item.status }, body);
   return h('button', { type: 'button', class: 'pm-card', 'data-status': item.status, 'data-focus': focus, onclick: () => openItem(ctx, item.id, focus) }, body);

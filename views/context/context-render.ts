@@ -30,6 +30,7 @@ function rowsNote(shown: number, total: number, noun: string, how: string): HTML
 
 export function renderContext(data: ContextResult, ctx: ViewContext): Node {
   const claims = data.claims.slice(0, MAX_ROWS);
+  const expired = (data.expiredClaims ?? []).slice(0, MAX_ROWS);
   const recent = data.recent.slice(0, MAX_ROWS);
   const unreadable = data.unreadable.slice(0, MAX_ROWS);
   const open = Object.entries(data.byStatus).filter(([s]) => s !== 'closed' && s !== 'canceled').reduce((n, [, c]) => n + c, 0);
@@ -57,6 +58,14 @@ export function renderContext(data: ContextResult, ctx: ViewContext): Node {
         : h('p', { class: 'pm-muted' }, 'Nobody holds a claim.'),
       rowsNote(claims.length, data.claimsTotal ?? data.claims.length, 'claim', 'pm_list with status: in_progress shows every claimed item.'),
     ),
+    expired.length > 0 &&
+      h(
+        'section',
+        { class: 'pm-section' },
+        h('h3', null, `Expired claims (${formatNumber(expired.length)})`),
+        h('p', { class: 'pm-muted' }, 'Their leases ran out: pm_next offers these items to others.'),
+        h('table', { class: 'pm-table' }, h('caption', { class: 'pm-sr' }, 'Expired claims'), h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col' }, 'Holder'), h('th', { scope: 'col' }, 'Expired'))), h('tbody', null, expired.map((c) => h('tr', null, h('td', null, itemLink(ctx, c.id, c.id, 'expired'), ' ', c.title), h('td', null, c.holder), h('td', null, formatDate(c.expiresAt)))))),
+      ),
     h(
       'section',
       { class: 'pm-section' },

@@ -1,4 +1,5 @@
 import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
+import { classifyReadiness, isLapsed, isReadinessCandidate } from '../../domain/tracker/readiness.js';
 import type { FileSignature } from '../../ports/file-system.js';
 import type {
   FileComparison,
@@ -135,14 +136,15 @@ export class MemoryItemIndex implements ItemIndexStore {
     const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
     const ready: IndexedItem[] = [];
     for (const item of all) {
-      if (item.status !== query.status) continue;
+      if (!isReadinessCandidate(item, query.status, query.nowIso)) continue;
       if (query.types?.length && !query.types.includes(item.type)) continue;
       if (query.tagsAll?.length && !query.tagsAll.every((tag) => item.tags.includes(tag))) continue;
       counts.open++;
-      if (item.blockedBy.some((id) => { const status = statusOf.get(id); return status === undefined || !terminal.has(status); })) counts.blocked++;
-      else if (item.claimHolder !== undefined && (item.claimExpiresAt ?? '') > query.nowIso && item.claimHolder !== query.assignee) counts.claimed++;
-      else if (item.assignee !== undefined && query.assignee !== undefined && item.assignee !== query.assignee) counts.claimed++;
-      else if (openParents.has(item.id)) counts.containers++;
+      const blocked = item.blockedBy.some((id) => { const status = statusOf.get(id); return status === undefined || !terminal.has(status); });
+      const category = classifyReadiness(item, { blocked, busy: openParents.has(item.id) }, query.assignee, query.nowIso);
+      if (category === 'blocked') counts.blocked++;
+      else if (category === 'claimed') counts.claimed++;
+      else if (category === 'container') counts.containers++;
       else {
         counts.ready++;
         ready.push(item);
@@ -208,16 +210,20 @@ export class MemoryItemIndex implements ItemIndexStore {
     const byStatus: Record<string, number> = {};
     const byType: Record<string, number> = {};
     const claims: { id: string; title: string; holder: string; expiresAt: string }[] = [];
+    const expiredClaims: typeof claims = [];
     const all = this.items();
     for (const item of all) {
       byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
       byType[item.type] = (byType[item.type] ?? 0) + 1;
       if (item.claimHolder !== undefined && item.claimExpiresAt !== undefined && item.claimExpiresAt > nowIso) {
         claims.push({ id: item.id, title: item.title, holder: item.claimHolder, expiresAt: item.claimExpiresAt });
+      } else if (item.claimHolder !== undefined && isLapsed(item, nowIso) && !TERMINAL_STATUSES.has(item.status)) {
+        expiredClaims.push({ id: item.id, title: item.title, holder: item.claimHolder, expiresAt: item.claimExpiresAt ?? '' });
       }
     }
     claims.sort((a, b) => compareKeys([a.expiresAt, a.id], [b.expiresAt, b.id]));
-    return { total: all.length, byStatus: sortedCounts(byStatus), byType: sortedCounts(byType), claims };
+    expiredClaims.sort((a, b) => compareKeys([a.expiresAt, a.id], [b.expiresAt, b.id]));
+    return { total: all.length, byStatus: sortedCounts(byStatus), byType: sortedCounts(byType), claims, expiredClaims };
   }
 
   problems(): IndexProblem[] {

@@ -21,6 +21,7 @@ import type {
 import { LockTimeoutError } from '../../domain/errors/index.js';
 import { scanJson } from './sqlite-index-scan-json.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
+import { correctCounts, LAPSED_SQL, lapsedCandidates, mergeLapsed } from './sqlite-index-lapsed.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch } from './sqlite-index-search.js';
@@ -259,9 +260,13 @@ export class SqliteItemIndex implements ItemIndexStore {
     const claimed = `((i.claim_holder IS NOT NULL AND coalesce(i.claim_expires, '') > ? AND (? IS NULL OR i.claim_holder <> ?)) OR (i.assignee IS NOT NULL AND ? IS NOT NULL AND i.assignee <> ?))`;
     const claimedParams = [query.nowIso, assignee, assignee, assignee, assignee];
     const read = this.requireDb().transaction(() => {
-      const counts = (this.tuning.keptCounts !== false ? this.counts.readiness(query) : undefined) ?? this.countReadiness(where, claimed, claimedParams);
-      const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} ORDER BY i.priority, i.created, i.id LIMIT ?`).pluck().all(...where.params, ...claimedParams, query.limit) as number[];
-      return { counts, ready: this.rowsOf(rids) };
+      const plain = (this.tuning.keptCounts !== false ? this.counts.readiness(query) : undefined) ?? this.countReadiness(where, claimed, claimedParams);
+      const lapsed = lapsedCandidates((sql) => this.stmt(sql), query);
+      const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} AND NOT ${LAPSED_SQL} ORDER BY i.priority, i.created, i.id LIMIT ?`)
+        .pluck().all(...where.params, ...claimedParams, query.nowIso, query.limit) as number[];
+      const rows = this.rowsOf(rids);
+      const merged = mergeLapsed(rids, rows, lapsed, query.limit);
+      return { counts: correctCounts(plain, lapsed), ready: merged ? this.rowsOf(merged) : rows };
     });
     return read.deferred();
   }
@@ -298,7 +303,9 @@ export class SqliteItemIndex implements ItemIndexStore {
       const byType = Object.fromEntries(this.stmt('SELECT type, count(*) FROM items GROUP BY type ORDER BY type').raw().all() as [string, number][]);
       const claims = (this.stmt('SELECT id, title, claim_holder, claim_expires FROM items WHERE claim_holder IS NOT NULL AND claim_expires > ? ORDER BY claim_expires, id').raw().all(nowIso) as [string, string, string, string][])
         .map(([id, title, holder, expiresAt]) => ({ id, title, holder, expiresAt }));
-      return { total: this.size(), byStatus, byType, claims };
+      const expiredClaims = (this.stmt(`SELECT i.id, i.title, i.claim_holder, i.claim_expires FROM items i WHERE ${LAPSED_SQL} AND i.status NOT IN ('closed', 'canceled') ORDER BY i.claim_expires, i.id`).raw().all(nowIso) as [string, string, string, string][])
+        .map(([id, title, holder, expiresAt]) => ({ id, title, holder, expiresAt }));
+      return { total: this.size(), byStatus, byType, claims, expiredClaims };
     });
     return read.deferred();
   }

@@ -22,6 +22,7 @@ export const CONTEXT_PROPERTIES: Record<string, JsonObject> = {
   next: OUTPUT.nullable(SUMMARY_SCHEMA),
   nextRationale: OUTPUT.str,
   claims: { type: 'array', items: CLAIM_ROW },
+  expiredClaims: { type: 'array', items: CLAIM_ROW },
   recent: { type: 'array', items: SUMMARY_SCHEMA },
   unreadable: { type: 'array', items: outputObject({ id: OUTPUT.str, message: OUTPUT.str }) },
   claimsTotal: OUTPUT.int,
@@ -40,11 +41,13 @@ export const PM_CONTEXT_LIST_LIMIT = 10;
 /** The snapshot as JSON data (no root path), its lists bounded. */
 export function contextData(context: TrackerContext): PmContextData {
   const { root: _root, ...rest } = context;
-  const { claims, unreadable } = rest;
+  const { claims, unreadable, expiredClaims } = rest;
   // Overriding the lists keeps their place among the members (the bytes of an uncut snapshot do not change).
   return JSON.parse(JSON.stringify({
     ...rest,
     claims: claims.slice(0, PM_CONTEXT_LIST_LIMIT),
+    // Only when there are some (undefined drops out): the snapshot stays as small as before while every lease is live.
+    expiredClaims: expiredClaims.length ? expiredClaims.slice(0, PM_CONTEXT_LIST_LIMIT) : undefined,
     unreadable: unreadable.slice(0, PM_CONTEXT_LIST_LIMIT),
     ...(claims.length > PM_CONTEXT_LIST_LIMIT ? { claimsTotal: claims.length } : {}),
     ...(unreadable.length > PM_CONTEXT_LIST_LIMIT ? { unreadableTotal: unreadable.length } : {}),
@@ -52,7 +55,7 @@ export function contextData(context: TrackerContext): PmContextData {
 }
 
 /** pm_context's data: the snapshot without its root, with totals of the lists it cut. */
-export type PmContextData = JsonObject & Omit<TrackerContext, 'root'> & { readonly claimsTotal?: number; readonly unreadableTotal?: number };
+export type PmContextData = JsonObject & Omit<TrackerContext, 'root' | 'expiredClaims'> & { readonly expiredClaims?: TrackerContext['expiredClaims']; readonly claimsTotal?: number; readonly unreadableTotal?: number };
 
 /** Reads the snapshot. */
 export async function readContext(tracker: Tracker): Promise<PmContextData> {

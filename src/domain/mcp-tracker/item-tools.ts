@@ -63,6 +63,7 @@ export function itemVersion(item: Item): number {
 /** pm_get's data and text for one item object, for its latest `shown` comment count. */
 interface ItemView {
   readonly shown: number;
+  readonly expired: boolean;
   readonly data: JsonObject;
   readonly text: string;
 }
@@ -71,10 +72,10 @@ interface ItemView {
 export const pmGetItemViews = new BoundedCache<Item, ItemView>('pm_get item views', PM_GET_CACHE_LIMIT);
 
 /** pm_get's data and text for an item version, kept for its latest `shown`. */
-export function itemView(item: Item, shown: number): { readonly data: JsonObject; readonly text: string } {
+export function itemView(item: Item, shown: number, claimExpired = false): { readonly data: JsonObject; readonly text: string } {
   const known = pmGetItemViews.get(item);
-  if (known?.shown === shown) return known;
-  const view = { shown, data: { item: itemData(item, shown), commentsTotal: item.comments.length }, text: renderItem(item, shown) };
+  if (known?.shown === shown && known.expired === claimExpired) return known;
+  const view = { shown, expired: claimExpired, data: { item: itemData(item, shown), commentsTotal: item.comments.length, ...(claimExpired ? { claimExpired: true } : {}) }, text: renderItem(item, shown, claimExpired) };
   pmGetItemViews.set(item, view);
   return view;
 }
@@ -89,15 +90,16 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
     properties: { id: { ...idSchema(), 'x-mcp-header': 'Item-Id' }, comments: integerSchema(0, 50, 'Latest comments to include (default 10).') },
     required: ['id'],
     shape: { id: zId(), comments: zInt(0, 50).optional() },
-    output: { properties: { item: ITEM_SCHEMA, commentsTotal: OUTPUT.int }, required: ['item', 'commentsTotal'] },
+    output: { properties: { item: ITEM_SCHEMA, commentsTotal: OUTPUT.int, claimExpired: OUTPUT.bool }, required: ['item', 'commentsTotal'] },
     effect: 'read',
     idempotent: true,
     async run(args, ctx) {
       const item = await requestTracker(deps, ctx).get(args.id);
       // The tracker hands out one frozen object per version of the file: its version number
       // keys the serialized result.
-      const view = itemView(item, args.comments ?? 10);
-      return { data: view.data, text: view.text, memoKey: String(itemVersion(item)) };
+      const expired = requestTracker(deps, ctx).leaseOf(item).state === 'expired';
+      const view = itemView(item, args.comments ?? 10, expired);
+      return { data: view.data, text: view.text, memoKey: `${itemVersion(item)}${expired ? 'x' : ''}` };
     },
   });
 }

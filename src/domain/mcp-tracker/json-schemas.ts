@@ -117,10 +117,10 @@ export function outputObject(properties: Record<string, JsonObject>, required?: 
 
 /** `ItemSummary` (list, next, search, context). */
 export const SUMMARY_SCHEMA = outputObject(
-  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, assignee: str, claimHolder: str, blockedBy: strList, activeBlockers: strList, updated: str, revision: int },
+  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, assignee: str, claimHolder: str, claimExpired: { type: 'boolean' }, blockedBy: strList, activeBlockers: strList, updated: str, revision: int },
 );
 
-const CLAIM_SCHEMA = outputObject({ holder: str, claimedAt: str, expiresAt: str });
+export const CLAIM_SCHEMA = outputObject({ holder: str, claimedAt: str, expiresAt: str });
 const CLOSURE_SCHEMA = outputObject({ at: str, by: str, evidence: str });
 
 /** A whole item (pm_get, pm://items/{id}). */
@@ -149,6 +149,7 @@ export const RECEIPT_SCHEMA = outputObject(
     receiptId: str, op: str, itemId: str, actor: str, at: str, seq: int,
     revisionBefore: nullable(int), revisionAfter: nullable(int),
     digestBefore: nullable(str), digestAfter: nullable(str), idempotencyKey: str,
+    takeover: outputObject({ from: str, expiredAt: str }),
   }
 );
 

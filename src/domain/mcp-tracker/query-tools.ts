@@ -4,17 +4,20 @@ import { LIST_SORTS, type ListResult } from '../tracker/list-query.js';
 import type { JsonObject } from '../mcp/wire-types.js';
 import { jsonCopy } from '../util/json-copy.js';
 import type { Tracker, Unreadable } from '../tracker/tracker.js';
+import { toIndexEntry, toSummary } from '../tracker/index-entry.js';
+import type { MutationOptions } from '../tracker/inputs.js';
+import type { NextQuery } from '../tracker/next-query.js';
 import {
-  arraySchema, enumSchema, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
+  arraySchema, CLAIM_SCHEMA, enumSchema, IDEMPOTENCY_PROPERTY, idempotencyShape, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
   zEnum, zId, zInt, zList, zStringList, zText,
 } from './json-schemas.js';
 import { pageFooter, summaryLine, summaryLines } from './render.js';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.js';
 import { budgetLine, budgetOmission, fitWithinBudget, OMITTED_SCHEMA, type PmMcpBudgetOmission } from './result-bounds.js';
-import { defineTrackerTool, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
+import { defineTrackerTool, mutationOptions, type PmTrackerToolDeps, type PmTrackerToolResult, requestTracker } from './tool-kit.js';
 
 /**
- * The read-only query tools `pm_next`, `pm_list` and `pm_search` over
+ * The query tools `pm_next` (which also claims, with claim: true), `pm_list` and `pm_search` over
  * the tracker's derived index. Page sizes are bounded below the tracker's own limits so one
  * call stays token-frugal; `pm_list` pages with the tracker's keyset cursors.
  */
@@ -62,36 +65,66 @@ const CURSOR_ALLOWANCE = 'c'.repeat(160);
 /** The most matches the tracker ranks for one search (pm_search pages within them). */
 const MAX_SEARCH_RANKED = 200;
 
+/**
+ * `pm_next`: the best ready item for the caller (the tracker's one readiness rule), or with
+ * `claim: true` claim-next — chosen and claimed in one step under the write lock, so agents
+ * asking together get different items (docs/MCP.md "pm_next"). A write tool for that reason.
+ */
 export function pmNextTool(deps: PmTrackerToolDeps) {
   const f = filters(deps.tracker);
   return defineTrackerTool({
     name: 'pm_next',
     title: 'Next item',
-    description: 'The single best item to work on now (open, unblocked, unclaimed, highest priority, oldest) with the reason, plus runners-up. Items assigned to someone else are skipped.',
-    properties: { type: f.json.type, tag: f.json.tag, alternatives: integerSchema(0, 10, 'Runners-up to return (default 3).') },
-    shape: { type: f.zod.type, tag: f.zod.tag, alternatives: zInt(0, 10).optional() },
+    description: 'The best item for you now (open or claim expired, unblocked, not held by or assigned to others; highest priority, oldest) with the reason and runners-up. claim: true also claims it in one step, no race with other agents: the way to take work.',
+    properties: {
+      type: f.json.type,
+      tag: f.json.tag,
+      alternatives: integerSchema(0, 10, 'Runners-up to return (default 3).'),
+      claim: { type: 'boolean', description: 'Claim it for you.' },
+      leaseMinutes: integerSchema(1, 10080, 'Lease with claim.'),
+      ...IDEMPOTENCY_PROPERTY,
+    },
+    shape: { type: f.zod.type, tag: f.zod.tag, alternatives: zInt(0, 10).optional(), claim: z.boolean().optional(), leaseMinutes: zInt(1, 10080).optional(), ...idempotencyShape() },
     output: {
       properties: {
         item: OUTPUT.nullable(SUMMARY_SCHEMA),
         rationale: OUTPUT.str,
         alternatives: SUMMARIES,
         counts: outputObject({ open: OUTPUT.int, ready: OUTPUT.int, blocked: OUTPUT.int, claimed: OUTPUT.int, containers: OUTPUT.int }),
+        claim: CLAIM_SCHEMA,
+        receiptId: OUTPUT.str,
+        replayed: OUTPUT.bool,
         ...UNREADABLE_OUTPUT,
       },
       required: ['item', 'rationale', 'alternatives', 'counts'],
     },
-    effect: 'read',
-    idempotent: true,
-    async run(args, ctx) {
+    effect: 'write',
+    idempotent: false,
+    async run({ claim, leaseMinutes, idempotencyKey, ...args }, ctx) {
       const assignee = deps.actorOf(ctx);
-      const { unreadable, ...result } = await requestTracker(deps, ctx).next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
+      const tracker = requestTracker(deps, ctx);
+      if (claim) return claimNext(tracker, { ...args, ...(assignee !== undefined ? { assignee } : {}) }, leaseMinutes, mutationOptions(deps, ctx, { ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }));
+      const { unreadable, ...result } = await tracker.next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
       const missing = leftOut(unreadable);
       const text = result.item
-        ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Start it with pm_claim {"id":"${result.item.id}"}.`, ...missing.text].join('\n')
+        ? [`Next: ${summaryLine(result.item)}`, `  why: ${result.rationale}`, ...(result.alternatives.length ? ['Also ready:', ...summaryLines(result.alternatives)] : []), `Take it with pm_next {"claim":true} (or pm_claim {"id":"${result.item.id}"}).`, ...missing.text].join('\n')
         : [`Nothing is ready. ${result.rationale}`, ...missing.text].join('\n');
       return { data: { ...(jsonCopy(result) as JsonObject), ...missing.data }, text };
     },
   });
+}
+
+/** pm_next with claim: the claimed item's summary, its lease and receipt, or nothing ready with the counts. */
+async function claimNext(tracker: Tracker, query: NextQuery, leaseMinutes: number | undefined, options: MutationOptions): Promise<PmTrackerToolResult> {
+  const result = await tracker.claimNext(query, leaseMinutes !== undefined ? { leaseMinutes } : {}, options);
+  const { item } = result;
+  if (!item) return { data: jsonCopy({ item: null, rationale: result.rationale, alternatives: [], counts: result.counts }) as JsonObject, text: `Nothing is ready to claim. ${result.rationale}` };
+  const claim = item.claim!;
+  const summary = toSummary(toIndexEntry(item));
+  const data = jsonCopy({ item: summary, rationale: result.rationale, alternatives: [], counts: result.counts, claim, receiptId: result.receipt?.receiptId, ...(result.replayed ? { replayed: true } : {}) }) as JsonObject;
+  const head = result.replayed ? `Replay of idempotency key '${result.receipt?.idempotencyKey ?? ''}': nothing written; you hold` : 'Claimed';
+  const takeover = result.receipt?.takeover ? ` (took over from ${result.receipt.takeover.from}, whose lease expired ${result.receipt.takeover.expiredAt})` : '';
+  return { data, text: [`${head} ${summaryLine(summary)} until ${claim.expiresAt}${takeover}.`, `  why: ${result.rationale}`].join('\n'), ...(result.warnings ? { warnings: result.warnings } : {}) };
 }
 
 export function pmListTool(deps: PmTrackerToolDeps) {

@@ -9,11 +9,11 @@ import type { TrackerContext } from '../tracker/tracker.js';
  */
 
 /** `pm-a1b2 [open P2 Task] Title (claimed by bob; blocked by pm-x)` */
-export function summaryLine(s: Pick<ItemSummary, 'id' | 'title' | 'status' | 'priority' | 'type'> & Partial<Pick<ItemSummary, 'claimHolder' | 'assignee' | 'blockedBy' | 'activeBlockers'>>): string {
+export function summaryLine(s: Pick<ItemSummary, 'id' | 'title' | 'status' | 'priority' | 'type'> & Partial<Pick<ItemSummary, 'claimHolder' | 'claimExpired' | 'assignee' | 'blockedBy' | 'activeBlockers'>>): string {
   // Only the blockers still holding the item back (the tracker's one definition, blockers.ts).
   const blockers = s.activeBlockers ?? s.blockedBy;
   const marks = [
-    s.claimHolder ? `claimed by ${s.claimHolder}` : s.assignee ? `@${s.assignee}` : '',
+    s.claimHolder ? (s.claimExpired ? `claim by ${s.claimHolder} expired` : `claimed by ${s.claimHolder}`) : s.assignee ? `@${s.assignee}` : '',
     blockers?.length ? `blocked by ${blockers.join(', ')}` : '',
   ].filter(Boolean);
   return `${s.id} [${s.status} P${s.priority} ${s.type}] ${s.title}${marks.length ? ` (${marks.join('; ')})` : ''}`;
@@ -31,7 +31,7 @@ export function counts(map: Readonly<Record<string, number>>): string {
 }
 
 /** The project snapshot (pm_context, the orientation prompt). */
-export function renderContext(context: Omit<TrackerContext, 'root'> & { readonly claimsTotal?: number; readonly unreadableTotal?: number }): string {
+export function renderContext(context: Omit<TrackerContext, 'root' | 'expiredClaims'> & { readonly expiredClaims?: TrackerContext['expiredClaims']; readonly claimsTotal?: number; readonly unreadableTotal?: number }): string {
   const moreClaims = context.claimsTotal !== undefined ? ` (${context.claimsTotal - context.claims.length} more: pm_list {"status":["in_progress"]})` : '';
   const moreUnreadable = context.unreadableTotal !== undefined ? ` and ${context.unreadableTotal - context.unreadable.length} more` : '';
   const lines = [
@@ -39,6 +39,7 @@ export function renderContext(context: Omit<TrackerContext, 'root'> & { readonly
     context.next ? `Next: ${summaryLine(context.next)}` : 'Next: nothing is ready.',
     `  why: ${context.nextRationale}`,
     `Active claims: ${context.claims.length ? context.claims.map((c) => `${c.id} by ${c.holder} until ${c.expiresAt}`).join('; ') : 'none'}${moreClaims}.`,
+    ...(context.expiredClaims?.length ? [`Expired claims (offered by pm_next): ${context.expiredClaims.map((c) => `${c.id} by ${c.holder}, expired ${c.expiresAt}`).join('; ')}.`] : []),
     'Recently updated:',
     ...summaryLines(context.recent),
   ];
@@ -47,14 +48,14 @@ export function renderContext(context: Omit<TrackerContext, 'root'> & { readonly
 }
 
 /** A whole item: header, state, links, acceptance, description, latest comments. */
-export function renderItem(item: Item, commentsShown: number): string {
+export function renderItem(item: Item, commentsShown: number, claimExpired = false): string {
   const lines = [
     `${item.id}: ${item.title}`,
     `${item.type}, ${item.status}, P${item.priority}, revision ${item.revision}, updated ${item.updated}`,
   ];
   if (item.tags.length) lines.push(`tags: ${item.tags.join(', ')}`);
   if (item.parent) lines.push(`parent: ${item.parent}`);
-  if (item.claim) lines.push(`claimed by ${item.claim.holder} until ${item.claim.expiresAt}`);
+  if (item.claim) lines.push(claimExpired ? `claim by ${item.claim.holder} expired at ${item.claim.expiresAt} (pm_next offers it to others)` : `claimed by ${item.claim.holder} until ${item.claim.expiresAt}`);
   else if (item.assignee) lines.push(`assignee: ${item.assignee}`);
   if (item.blockedBy.length) lines.push(`blocked by: ${item.blockedBy.join(', ')}`);
   if (item.related.length) lines.push(`related: ${item.related.join(', ')}`);

@@ -21,25 +21,27 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_claim',
     title: 'Claim item',
-    description: 'Claims an item for you with a time-limited lease before you work on it (open or draft becomes in_progress). Claiming again renews your lease. A live claim by someone else is refused unless force is true, which needs consent (a 2026-07-28 host is asked; older clients: force is the consent).',
+    description: 'Claims an item with a lease (in_progress, you the assignee). Claiming again or renew (heartbeat) renews it; an expired claim is taken over (in history). A live claim of someone else needs force and consent. To take the best ready item use pm_next {"claim":true}.',
     properties: {
       id: idSchema(),
       leaseMinutes: integerSchema(1, 10080, `Lease length; default ${deps.tracker.config.claimLeaseMinutes}.`),
       force: { ...FORCE, description: "Take over someone else's live claim." },
+      renew: { type: 'boolean', description: 'Only renew your own lease.' },
       ...GUARD_PROPERTIES,
     },
     required: ['id'],
-    shape: { id: zId(), leaseMinutes: zInt(1, 10080).optional(), force: z.boolean().optional(), ...guardShape() },
+    shape: { id: zId(), leaseMinutes: zInt(1, 10080).optional(), force: z.boolean().optional(), renew: z.boolean().optional(), ...guardShape() },
     output: mutation,
     effect: 'write',
     idempotent: false,
-    async run({ id, leaseMinutes, force, ...guards }, ctx) {
+    async run({ id, leaseMinutes, force, renew, ...guards }, ctx) {
       // Taking over a live claim needs consent: the host is asked on the modern path; on the legacy path `force` is the explicit consent.
       const consent = force ? deps.consent({ tool: 'pm_claim', confirm: force, ctx }) : undefined;
       try {
-        const result = await requestTracker(deps, ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await requestTracker(deps, ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}), ...(renew ? { renew } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const claim = result.item.claim;
-        return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
+        const takeover = result.receipt.takeover ? ` (took over from ${result.receipt.takeover.from}, whose lease expired ${result.receipt.takeover.expiredAt})` : '';
+        return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}${takeover}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
       } catch (error) {
         throw explainMcpConsent(error, 'pm_claim');
       }

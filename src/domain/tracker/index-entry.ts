@@ -45,6 +45,8 @@ export interface ItemSummary {
   readonly parent?: string;
   readonly assignee?: string;
   readonly claimHolder?: string;
+  /** True when the claim's lease has run out (readiness.ts markLapsed): next offers the item to others. */
+  readonly claimExpired?: boolean;
   readonly blockedBy: readonly string[];
   /** The blockers still holding the item back (not closed or canceled, or missing); see blockers.ts. */
   readonly activeBlockers?: readonly string[];

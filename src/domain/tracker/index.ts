@@ -8,6 +8,8 @@ export * from './item.js';
 export * from './item-codec.js';
 export * from './list-query.js';
 export * from './next-query.js';
+export * from './claim-next.js';
+export * from './readiness.js';
 export * from './receipt.js';
 export * from './root-locator.js';
 export * from './search-query.js';

@@ -59,6 +59,8 @@ export interface ClaimInput {
   readonly leaseMinutes?: number;
   /** Take it even though somebody else holds an unexpired claim. */
   readonly force?: boolean;
+  /** Only renew the caller's own claim (a heartbeat): refused when somebody else holds it or nobody does. */
+  readonly renew?: boolean;
 }
 
 export interface ReleaseInput {

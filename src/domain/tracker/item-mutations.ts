@@ -81,15 +81,25 @@ export function applyUpdate(item: Item, input: UpdateInput, config: TrackerConfi
   return next;
 }
 
+/**
+ * Claims an item for `holder` (docs/TRACKER.md "Claims and leases"): status open or draft
+ * becomes in_progress, the holder becomes the assignee, and the lease runs `leaseMinutes` from
+ * now. The holder claiming again renews the lease (keeping claimedAt while it is live); taking
+ * an expired lease of somebody else is a takeover, noted on the receipt and history line.
+ */
 export function applyClaim(item: Item, holder: string, input: ClaimInput, config: TrackerConfig, ctx: MutationContext): Item {
   if (TERMINAL_STATUSES.has(item.status)) throw new ConflictError(`${item.id} is ${item.status}; reopen it before claiming`, 'not_claimable', { itemId: item.id, status: item.status });
   const claim = item.claim;
+  if (input.renew && claim?.holder !== holder) {
+    throw new ConflictError(`${item.id} is ${claim ? `claimed by ${claim.holder}` : 'not claimed'}, not by ${holder}; only the holder renews a lease (claim it instead)`, 'not_held', { itemId: item.id, holder: claim?.holder ?? null });
+  }
   if (claim && claim.holder !== holder && claim.expiresAt > ctx.now && !input.force) {
     throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or pass force (CLI: --force)`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
   }
   const minutes = input.leaseMinutes ?? config.claimLeaseMinutes;
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) throw new ValidationError(`lease must be 1 to 10080 minutes, got ${minutes}`, { field: 'leaseMinutes' });
   const keepSince = claim && claim.holder === holder && claim.expiresAt > ctx.now;
+  if (claim && claim.holder !== holder && claim.expiresAt <= ctx.now) ctx.annotate({ takeover: { from: claim.holder, expiredAt: claim.expiresAt } });
   return {
     ...item,
     status: item.status === 'open' || item.status === 'draft' ? 'in_progress' : item.status,
@@ -98,14 +108,19 @@ export function applyClaim(item: Item, holder: string, input: ClaimInput, config
   };
 }
 
+/**
+ * Gives a claimed item back to the pool (docs/TRACKER.md "Claims and leases"): the claim goes,
+ * in_progress becomes open, and the assignee goes when it is the holder (the claim made them
+ * assignee); an assignment to somebody else stays. Anybody may release an expired claim.
+ */
 export function applyRelease(item: Item, actor: string, force: boolean | undefined, ctx: MutationContext): Item {
   const claim = item.claim;
   if (!claim) throw new ConflictError(`${item.id} is not claimed`, 'not_claimed', { itemId: item.id });
   if (claim.holder !== actor && claim.expiresAt > ctx.now && !force) {
     throw new ConflictError(`${item.id} is claimed by ${claim.holder}, not ${actor}; pass force (CLI: --force) to release somebody else's claim`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
   }
-  const { claim: _claim, ...rest } = item;
-  return { ...rest, status: item.status === 'in_progress' ? 'open' : item.status };
+  const { claim: _claim, assignee, ...rest } = item;
+  return { ...rest, ...(assignee !== undefined && assignee !== claim.holder ? { assignee } : {}), status: item.status === 'in_progress' ? 'open' : item.status };
 }
 
 export function applyClose(item: Item, actor: string, input: CloseInput, ctx: MutationContext): Item {

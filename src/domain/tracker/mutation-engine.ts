@@ -11,12 +11,12 @@ import type { IndexSync } from './index-sync.js';
 import type { StoredItem } from './item-store.js';
 import type { Item } from './item.js';
 import { deepEqual, diffDocuments } from './json-patch.js';
-import type { ApplyMutation, MutationRequest } from './mutation-request.js';
+import type { ApplyMutation, MutationRequest, ReceiptNote } from './mutation-request.js';
 import type { MutationResult, Receipt } from './receipt.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { MAX_BATCH, WriteBatch } from './write-batch.js';
 
-export type { ApplyMutation, MutationContext, MutationGuards, MutationRequest } from './mutation-request.js';
+export type { ApplyMutation, MutationContext, MutationGuards, MutationRequest, ReceiptNote } from './mutation-request.js';
 
 export interface MutationDependencies extends ReconcileDependencies {
   readonly fs: FileSystem;
@@ -190,11 +190,11 @@ export class MutationEngine {
       const replay = await this.replay(request.actor, request.idempotencyKey, fingerprint);
       if (replay) return replay;
     }
-    const itemId = request.itemId ?? (await this.allocateId());
+    const itemId = request.itemId ?? (request.choose ? await request.choose() : await this.allocateId());
     if (this.batch.hasFailed(itemId)) throw this.batch.failure(itemId);
     const staged = this.batch.get(itemId);
     // An item staged in this batch was settled, verified and reconciled by its first mutation.
-    if (request.itemId !== undefined && !staged) {
+    if ((request.itemId !== undefined || request.choose) && !staged) {
       await this.deps.history.settleTail(itemId);
       await this.reconciler.assertVerified(itemId);
     }
@@ -207,7 +207,8 @@ export class MutationEngine {
     }
     const nowMs = clock.now();
     const now = new Date(nowMs).toISOString();
-    const proposed = await apply(current?.item, { now, nowMs, itemId });
+    let note: ReceiptNote = {};
+    const proposed = await apply(current?.item, { now, nowMs, itemId, annotate: (more) => { note = { ...note, ...more }; } });
     if (proposed && current && sameContent(current.item, proposed)) {
       const head = staged ? staged.head.last : await this.deps.history.last(itemId);
       return deepFreeze({ receipt: head ? toReceipt(head) : this.syntheticReceipt(request, current), item: current.item, replayed: false, changed: false });
@@ -217,7 +218,7 @@ export class MutationEngine {
     if (next) assertWritableText(next, current?.item);
     const receiptId = `rcpt-${this.deps.ids.randomBase36(12)}`;
     if (request.idempotencyKey && fingerprint) await ledger.intend(request.actor, request.idempotencyKey, fingerprint, { itemId, receiptId });
-    const entry = await this.write(itemId, receiptId, request, current, next, now, fingerprint);
+    const entry = await this.write(itemId, receiptId, request, current, next, now, fingerprint, note);
     const receipt = toReceipt(entry);
     if (request.idempotencyKey && fingerprint) {
       // The ledger names only receipts that are on disk.
@@ -270,7 +271,7 @@ export class MutationEngine {
     }
   }
 
-  private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined): Promise<HistoryEntry> {
+  private async write(itemId: string, receiptId: string, request: MutationRequest, current: StoredItem | undefined, next: Item | null, now: string, fingerprint: string | undefined, note: ReceiptNote): Promise<HistoryEntry> {
     const { store, hasher } = this.deps;
     const text = next ? store.encode(next) : null;
     const digest = text === null ? null : digestOf(hasher, text);
@@ -287,6 +288,7 @@ export class MutationEngine {
       digestAfter: digest,
       patch: diffDocuments(current ? { ...current.item } : {}, next ? { ...next } : {}),
       ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey, fingerprint } : {}),
+      ...note,
     }, next && text !== null && digest !== null ? { item: store.asRead(itemId, next, text), text, digest } : null);
   }
 

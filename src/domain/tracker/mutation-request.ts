@@ -1,5 +1,5 @@
 import type { Item } from './item.js';
-import type { MutationOp } from './receipt.js';
+import type { MutationOp, Takeover } from './receipt.js';
 
 /** Guards every mutation may carry (docs/TRACKER.md "Mutations": idempotency and guard). */
 export interface MutationGuards {
@@ -16,12 +16,25 @@ export interface MutationRequest extends MutationGuards {
   readonly actor: string;
   /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
   readonly params: unknown;
+  /**
+   * Picks the item under the write lock when `itemId` is not given (claim-next: the choice and
+   * the change are one step, so concurrent callers never pick the same item). Runs after the
+   * idempotency replay check; it may throw to refuse (e.g. nothing is ready).
+   */
+  readonly choose?: () => Promise<string>;
+}
+
+/** What a mutation may add to its receipt and history line besides the change itself. */
+export interface ReceiptNote {
+  readonly takeover?: Takeover;
 }
 
 export interface MutationContext {
   readonly now: string;
   readonly nowMs: number;
   readonly itemId: string;
+  /** Adds to the receipt and history line of this change (ignored when nothing changes). */
+  readonly annotate: (note: ReceiptNote) => void;
 }
 
 /** Computes the next state from the current one: an item, or null to delete it. Pure. */

@@ -4,6 +4,15 @@ export type MutationOp =
   | 'deps' | 'delete' | 'external_edit' | 'merge' | 'rename';
 
 /**
+ * A claim taken from a holder whose lease had expired (docs/TRACKER.md "Claims and leases"):
+ * recorded on the claim's receipt and history line, so `pm history` shows whose work was taken.
+ */
+export interface Takeover {
+  readonly from: string;
+  readonly expiredAt: string;
+}
+
+/**
  * The immutable record of one mutation, returned to the caller and written (with its patch
  * and chain digest) as one history line. Digests are `sha256:<hex>` of the item file bytes.
  */
@@ -19,6 +28,8 @@ export interface Receipt {
   readonly digestBefore: string | null;
   readonly digestAfter: string | null;
   readonly idempotencyKey?: string;
+  /** Only on a claim that took over an expired lease of somebody else. */
+  readonly takeover?: Takeover;
 }
 
 /** What every mutation returns: the receipt, the item as written, and whether it was a replay. */

@@ -6,6 +6,9 @@ import { toIndexEntry, toSummary } from './index-entry.js';
 import type { ClaimInput, CloseInput, CreateInput, DependencyInput, MutationOptions, ReleaseInput, UpdateInput } from './inputs.js';
 import { applyClaim, applyClose, applyRelease, applyReopen, applyUpdate, buildNewItem, requireItem } from './item-mutations.js';
 import type { Item } from './item.js';
+import { NextChooser, NothingReady, type ClaimNextResult } from './claim-next.js';
+import type { NextQuery } from './next-query.js';
+import { isAssignedElsewhere, leaseState, readinessFieldsOf } from './readiness.js';
 import type { ApplyMutation, MutationRequest } from './mutation-engine.js';
 import type { MutationResult } from './receipt.js';
 import { assertId, requireIndexed, type TrackerParts } from './tracker-parts.js';
@@ -67,6 +70,7 @@ export class TrackerMutations {
     const warnings: string[] = [];
     const result = await this.mutateItem(id, 'claim', { ...input, holder }, options, async (item, ctx) => {
       const next = applyClaim(item, holder, input, config, ctx);
+      this.warnIfAssignedElsewhere(warnings, options, item, holder, ctx.now);
       if (item.blockedBy.length > 0) {
         await this.parts.refreshInMutation();
         const [summary] = withActiveBlockers(index, [{ ...toSummary(toIndexEntry(item)) }]);
@@ -79,6 +83,27 @@ export class TrackerMutations {
       return next;
     });
     return withWarnings(result, warnings);
+  }
+
+  /**
+   * Claim-next (docs/TRACKER.md "Claims and leases"): the best ready item for the holder,
+   * chosen and claimed in one hold of the write lock ({@link NextChooser}), so concurrent
+   * callers always get different items. Filters apply as for next; idempotency keys as for
+   * every mutation (a replay answers the first claim).
+   */
+  async claimNext(query: NextQuery, input: Omit<ClaimInput, 'force' | 'renew'> = {}, options: MutationOptions = {}): Promise<ClaimNextResult> {
+    const holder = input.holder ?? this.actor(options);
+    const config = await this.parts.ready();
+    const chooser = new NextChooser(this.parts, { ...query, assignee: query.assignee ?? holder });
+    try {
+      const result = await this.mutate({ op: 'claim', params: { next: query, ...input, holder }, choose: () => chooser.choose() }, options, (current, ctx) => applyClaim(requireItem(current, ctx.itemId), holder, input, config, ctx));
+      const item = result.item as Item;
+      return { item, receipt: result.receipt, ...(result.replayed ? { replayed: true } : {}), ...(result.warnings ? { warnings: result.warnings } : {}),
+        rationale: chooser.rationale ?? `${item.id} was claimed by an earlier request with this idempotency key.`, counts: chooser.counts ?? { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 } };
+    } catch (error) {
+      if (error instanceof NothingReady) return NextChooser.nothing(error.counts);
+      throw error;
+    }
   }
 
   async release(id: string, input: ReleaseInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {
@@ -170,6 +195,18 @@ export class TrackerMutations {
   async settleInterrupted(id: string): Promise<void> {
     assertId(id);
     await this.parts.engine.settleInterrupted(id);
+  }
+
+  /**
+   * Claiming an item assigned to somebody else takes it from them: a warning like update's, a
+   * refusal under strict (readiness.ts: an assignment that lapsed with its holder's claim, or
+   * one whose holder's live claim was taken with consent, does not count).
+   */
+  private warnIfAssignedElsewhere(warnings: string[], options: MutationOptions, item: Item, holder: string, now: string): void {
+    const fields = readinessFieldsOf(item);
+    const lease = leaseState(fields, now);
+    if (!isAssignedElsewhere(fields, holder, now) || (lease.state === 'live' && lease.holder === item.assignee)) return;
+    this.warnOrRefuse(warnings, options, `${item.id} is assigned to ${item.assignee}; claiming it makes you the assignee instead`, 'assigned_elsewhere', { itemId: item.id, assignee: item.assignee }, 'ask them, or claim without strict');
   }
 
   /**

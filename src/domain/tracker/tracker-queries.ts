@@ -6,6 +6,7 @@ import type { Item } from './item.js';
 import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
 import { runNextQuery, type NextQuery, type NextResult } from './next-query.js';
 import { runSearchQuery, searchTerms, snippetIn, type SearchQuery, type SearchResult } from './search-query.js';
+import { markLapsed } from './readiness.js';
 import { assertId, type TrackerParts } from './tracker-parts.js';
 
 /** The item files a query had to leave out because they do not parse (none: the key is absent). */
@@ -22,6 +23,8 @@ export interface TrackerContext {
   readonly next: NextResult['item'];
   readonly nextRationale: string;
   readonly claims: { id: string; title: string; holder: string; expiresAt: string }[];
+  /** Claims whose lease ran out on items not closed or canceled: offered by next, shown with holder and expiry. */
+  readonly expiredClaims: { id: string; title: string; holder: string; expiresAt: string }[];
   readonly recent: ListResult['items'];
   readonly unreadable: { id: string; message: string }[];
 }
@@ -51,7 +54,7 @@ export class TrackerQueries {
     await this.assertKnownFilters(query.status, query.type);
     return sync.query(() => {
       const result = runListQuery(index, query);
-      return { ...result, items: withActiveBlockers(index, result.items), ...this.unreadable() };
+      return { ...result, items: markLapsed(index, withActiveBlockers(index, result.items), this.nowIso()), ...this.unreadable() };
     });
   }
 
@@ -59,8 +62,9 @@ export class TrackerQueries {
     const { index, sync, clock } = this.parts;
     await this.assertKnownFilters(undefined, query.type);
     return sync.query(() => {
-      const result = runNextQuery(index, query, new Date(clock.now()).toISOString());
-      const [item, ...alternatives] = withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]);
+      const now = new Date(clock.now()).toISOString();
+      const result = runNextQuery(index, this.forCaller(query), now);
+      const [item, ...alternatives] = markLapsed(index, withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]), now);
       return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
     });
   }
@@ -78,7 +82,7 @@ export class TrackerQueries {
       return snippet === undefined ? hit : { ...hit, snippet };
     }));
     // The blockers from the index once more: after a reset meanwhile they come from the rebuilt index.
-    return { ...result, results: await sync.query(() => withActiveBlockers(index, results)), ...unreadable };
+    return { ...result, results: await sync.query(() => markLapsed(index, withActiveBlockers(index, results), this.nowIso())), ...unreadable };
   }
 
   async historyOf(id: string): Promise<HistoryEntry[]> {
@@ -107,10 +111,20 @@ export class TrackerQueries {
     return sync.query(() => {
       const now = new Date(clock.now()).toISOString();
       const overview = index.overview(now);
-      const next = runNextQuery(index, {}, now);
-      const recent = withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items);
-      return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+      const found = runNextQuery(index, this.forCaller({}), now);
+      const next = { ...found, item: found.item ? markLapsed(index, [found.item], now)[0]! : null };
+      const recent = markLapsed(index, withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items), now);
+      return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), expiredClaims: overview.expiredClaims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
     });
+  }
+
+  private nowIso(): string {
+    return new Date(this.parts.clock.now()).toISOString();
+  }
+
+  /** The query with its caller: the actor when it names nobody, so CLI, MCP and context apply one rule. */
+  private forCaller(query: NextQuery): NextQuery {
+    return query.assignee !== undefined ? query : { ...query, assignee: this.parts.defaultActor };
   }
 
   private async assertKnownFilters(statuses: readonly string[] | undefined, types: readonly string[] | undefined): Promise<void> {

@@ -19,6 +19,8 @@ import type { Item } from './item.js';
 import type { ListQuery, ListResult } from './list-query.js';
 import { MutationEngine } from './mutation-engine.js';
 import type { NextQuery, NextResult } from './next-query.js';
+import type { ClaimNextResult } from './claim-next.js';
+import { leaseOf, leaseState, type LeaseState } from './readiness.js';
 import type { MutationResult } from './receipt.js';
 import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
@@ -224,6 +226,16 @@ export class Tracker {
    */
   claim(id: string, input: ClaimInput = {}, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
     return this.mutations.claim(id, input, options);
+  }
+
+  /** The lease of an item's claim now (readiness.ts): how get shows a claim — live, or expired and offered to others. */
+  leaseOf(item: Pick<Item, 'claim'>): LeaseState {
+    return leaseState(leaseOf(item.claim), new Date(this.ports.clock.now()).toISOString());
+  }
+
+  /** Claim-next: the best ready item for the holder, chosen and claimed in one step (see {@link TrackerMutations.claimNext}). */
+  claimNext(query: NextQuery = {}, input: Omit<ClaimInput, 'force' | 'renew'> = {}, options: MutationOptions = {}): Promise<ClaimNextResult> {
+    return this.mutations.claimNext(query, input, options);
   }
 
   release(id: string, input: ReleaseInput = {}, options: MutationOptions = {}): Promise<MutationResult<Item>> {

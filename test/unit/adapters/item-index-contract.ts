@@ -219,6 +219,38 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
       expect(overview.claims.map((c) => c.id)).toEqual(
         all.filter((e) => e.claimHolder && e.claimExpiresAt! > '2026-03-01T00:00:00.000Z').sort((a, b) => (a.claimExpiresAt === b.claimExpiresAt ? (a.id < b.id ? -1 : 1) : a.claimExpiresAt! < b.claimExpiresAt! ? -1 : 1)).map((e) => e.id),
       );
+      expect(overview.expiredClaims.map((c) => c.id)).toEqual(
+        all.filter((e) => e.claimHolder && e.claimExpiresAt! <= '2026-03-01T00:00:00.000Z' && !['closed', 'canceled'].includes(e.status)).sort((a, b) => (a.claimExpiresAt === b.claimExpiresAt ? (a.id < b.id ? -1 : 1) : a.claimExpiresAt! < b.claimExpiresAt! ? -1 : 1)).map((e) => e.id),
+      );
+    });
+
+    it('offers lapsed claims and holds back live claims and assignments elsewhere, one rule (readiness.ts)', () => {
+      const now = '2026-03-01T00:00:00.000Z';
+      const past = '2026-02-28T23:00:00.000Z';
+      const later = '2026-03-01T01:00:00.000Z';
+      store.apply([
+        put(entry('pm-r1', { priority: 1 }), 1),
+        put(entry('pm-r2', { status: 'in_progress', assignee: 'bob', claimHolder: 'bob', claimExpiresAt: past, priority: 0 }), 2),
+        put(entry('pm-r3', { status: 'open', assignee: 'bob', claimHolder: 'bob', claimExpiresAt: later, priority: 0 }), 3),
+        put(entry('pm-r4', { assignee: 'bob', priority: 0 }), 4),
+        put(entry('pm-r5', { status: 'in_progress', assignee: 'cy', claimHolder: 'bob', claimExpiresAt: past, priority: 0 }), 5),
+        put(entry('pm-r6', { status: 'in_progress', priority: 0 }), 6),
+        put(entry('pm-r7', { status: 'closed', claimHolder: 'bob', claimExpiresAt: past, priority: 0 }), 7),
+        put(entry('pm-r8', { status: 'open', assignee: 'bob', claimHolder: 'bob', claimExpiresAt: past, priority: 3 }), 8),
+      ]);
+      const alice = store.readiness({ status: 'open', nowIso: now, assignee: 'alice', limit: 10 });
+      expect(alice.ready.map((e) => e.id)).toEqual(['pm-r2', 'pm-r1', 'pm-r8']);
+      expect(alice.counts).toEqual({ open: 6, ready: 3, blocked: 0, claimed: 3, containers: 0 });
+      const bob = store.readiness({ status: 'open', nowIso: now, assignee: 'bob', limit: 10 });
+      expect(bob.ready.map((e) => e.id)).toEqual(['pm-r2', 'pm-r3', 'pm-r4', 'pm-r1', 'pm-r8']);
+      expect(bob.counts).toEqual({ open: 6, ready: 5, blocked: 0, claimed: 1, containers: 0 });
+      const anyone = store.readiness({ status: 'open', nowIso: now, limit: 1 });
+      expect(anyone.ready.map((e) => e.id)).toEqual(['pm-r2']);
+      expect(store.overview(now).expiredClaims).toEqual([
+        { id: 'pm-r2', title: 'Title of pm-r2', holder: 'bob', expiresAt: past },
+        { id: 'pm-r5', title: 'Title of pm-r5', holder: 'bob', expiresAt: past },
+        { id: 'pm-r8', title: 'Title of pm-r8', holder: 'bob', expiresAt: past },
+      ]);
     });
 
     it('keeps next\'s categories right while blockers, parents, claims and items change', () => {
@@ -445,11 +477,13 @@ function referenceReadiness(all: IndexedItem[], assignee: string | undefined, no
   const counts = { open: 0, ready: 0, blocked: 0, claimed: 0, containers: 0 };
   const ready: IndexedItem[] = [];
   for (const e of all) {
-    if (e.status !== 'open') continue;
+    // Written from the port's definition, not from the domain's functions.
+    const lapsed = e.claimHolder !== undefined && (e.claimExpiresAt ?? '') <= now;
+    if (e.status !== 'open' && !(lapsed && !terminal.has(e.status))) continue;
     counts.open++;
     if (e.blockedBy.some((b) => !terminal.has(status.get(b) ?? 'open'))) counts.blocked++;
     else if (e.claimHolder && (e.claimExpiresAt ?? '') > now && e.claimHolder !== assignee) counts.claimed++;
-    else if (e.assignee && assignee !== undefined && e.assignee !== assignee) counts.claimed++;
+    else if (e.assignee && assignee !== undefined && e.assignee !== assignee && !(lapsed && e.claimHolder === e.assignee)) counts.claimed++;
     else if (everything.some((c) => c.parent === e.id && !terminal.has(c.status))) counts.containers++;
     else {
       counts.ready++;

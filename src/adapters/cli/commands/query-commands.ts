@@ -3,35 +3,47 @@ import type { NextQuery } from '../../../domain/tracker/next-query.js';
 import type { SearchQuery } from '../../../domain/tracker/search-query.js';
 import { parseWith } from '../argv.js';
 import { UsageError } from '../usage-error.js';
-import { commaList, integerValue } from '../argv-values.js';
+import { commaList, guardShape, guardsFrom, IDEMPOTENCY_OPTION, integerValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
-import { renderNext, renderSearch } from '../render/list-view.js';
+import { renderClaimNext, renderNext, renderSearch } from '../render/list-view.js';
 import { warnUnreadable } from '../command-inputs.js';
 
-const nextSchema = z.object({ assignee: z.string().optional(), mine: z.boolean().optional(), type: commaList, tag: commaList });
+const nextSchema = z.object({
+  assignee: z.string().optional(), mine: z.boolean().optional(), type: commaList, tag: commaList,
+  claim: z.boolean().optional(), lease: integerValue('lease', 1, 10080).optional(), 'idempotency-key': guardShape['idempotency-key'],
+});
 
 /** `pm next`: the single best item to start now, and why. */
 export const nextCommand: CliCommand = {
   name: 'next',
   summary: 'The best item to work on next, with the reason',
-  description: 'Picks the open item that is unblocked, unclaimed and not waiting on open children: highest priority first, then the oldest.',
+  description: 'Picks the item that is open (or whose claim expired), unblocked, not claimed by or assigned to somebody else, and not waiting on open children: highest priority first, then the oldest. --claim claims it for you in the same step under the write lock (claim-next: agents asking together get different items); exit 0 with "nothing ready" when there is none.',
   args: [],
   options: {
-    assignee: { type: 'string', value: 'NAME', description: 'Who is asking: skip items assigned to or claimed by somebody else' },
+    assignee: { type: 'string', value: 'NAME', description: 'Who is asking (default: the actor): skip items assigned to or claimed by somebody else' },
     mine: { type: 'boolean', description: 'Only items assigned to you (the actor)' },
     type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given' },
+    claim: { type: 'boolean', description: 'Claim the chosen item for you in the same step (claim-next)' },
+    lease: { type: 'string', value: 'MIN', description: 'With --claim: lease length in minutes, 1-10080' },
+    ...IDEMPOTENCY_OPTION,
   },
-  examples: ['pm next', 'pm next --mine', 'pm next --assignee alice --tag backend', 'pm next --json'],
+  examples: ['pm next', 'pm next --claim', 'pm next --claim --tag backend --lease 30', 'pm next --mine', 'pm next --assignee alice --tag backend', 'pm next --json'],
   async run(args, { io, services }) {
     const input = parseWith(nextSchema, { ...args.values }, 'next');
     if (input.mine && input.assignee !== undefined) throw new UsageError('give --mine or --assignee, not both', 'next');
+    if (!input.claim && (input.lease !== undefined || input['idempotency-key'] !== undefined)) throw new UsageError('--lease and --idempotency-key go with --claim', 'next');
     const tracker = await services.tracker();
     const query: NextQuery = {
       ...(input.mine ? { assignee: tracker.defaultActor, assignedOnly: true } : input.assignee !== undefined ? { assignee: input.assignee } : {}),
       ...(input.type ? { type: input.type } : {}),
       ...(input.tag ? { tag: input.tag } : {}),
     };
+    if (input.claim) {
+      // --assignee names who asks, so with --claim it is whom the item is claimed for (as pm claim --holder).
+      const claimed = await tracker.claimNext(query, { ...(input.lease !== undefined ? { leaseMinutes: input.lease } : {}), ...(input.assignee !== undefined ? { holder: input.assignee } : {}) }, guardsFrom(input));
+      return { value: claimed, human: renderClaimNext(claimed), ...(claimed.warnings ? { warnings: claimed.warnings } : {}) };
+    }
     const result = await tracker.next(query);
     await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderNext(result) };

@@ -18,8 +18,9 @@ export const getCommand: CliCommand = {
   examples: ['pm get pm-a1b2c3', 'pm show pm-a1b2c3 --json'],
   async run(args, { services }) {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
-    const item = await (await services.tracker()).get(id);
-    return { value: item, human: renderItem(item) };
+    const tracker = await services.tracker();
+    const item = await tracker.get(id);
+    return { value: item, human: renderItem(item, tracker.leaseOf(item)) };
   },
 };
 

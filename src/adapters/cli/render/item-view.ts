@@ -1,16 +1,17 @@
 import type { Item } from '../../../domain/tracker/item.js';
+import type { LeaseState } from '../../../domain/tracker/readiness.js';
 import type { MutationResult } from '../../../domain/tracker/receipt.js';
 import { columns, indent, lines, oneLine, shortTime } from './text.js';
 
 /** The full, readable picture of one item (`pm get`). */
-export function renderItem(item: Item): string {
+export function renderItem(item: Item, lease?: LeaseState): string {
   const facts: string[][] = [
     ['type', item.type], ['status', item.status], ['priority', `P${item.priority}`], ['revision', String(item.revision)],
   ];
   if (item.tags.length) facts.push(['tags', oneLine(item.tags.join(', '))]);
   if (item.parent) facts.push(['parent', item.parent]);
   if (item.assignee) facts.push(['assignee', oneLine(item.assignee)]);
-  if (item.claim) facts.push(['claim', `${oneLine(item.claim.holder)} until ${shortTime(item.claim.expiresAt)}`]);
+  if (item.claim) facts.push(['claim', lease?.state === 'expired' ? `${oneLine(item.claim.holder)}, expired ${shortTime(item.claim.expiresAt)} (pm next offers it to others)` : `${oneLine(item.claim.holder)} until ${shortTime(item.claim.expiresAt)}`]);
   if (item.blockedBy.length) facts.push(['blocked by', item.blockedBy.join(', ')]);
   if (item.related.length) facts.push(['related', item.related.join(', ')]);
   for (const [name, value] of Object.entries(item.custom)) facts.push([name, oneLine(String(value))]);

@@ -2,7 +2,8 @@ import type { ItemSummary } from '../../../domain/tracker/index-entry.js';
 import type { ListResult } from '../../../domain/tracker/list-query.js';
 import type { NextResult } from '../../../domain/tracker/next-query.js';
 import type { SearchResult } from '../../../domain/tracker/search-query.js';
-import { columns, indent, lines, oneLine, plural } from './text.js';
+import { columns, indent, lines, oneLine, plural, shortTime } from './text.js';
+import type { ClaimNextResult } from '../../../domain/tracker/claim-next.js';
 
 /** Item summaries as an aligned table: id, priority, status, type, title and markers. */
 export function summaryTable(items: readonly ItemSummary[], header = true): string[] {
@@ -13,7 +14,7 @@ export function summaryTable(items: readonly ItemSummary[], header = true): stri
 function markers(s: ItemSummary): string {
   const parts = [
     s.tags.length ? `[${oneLine(s.tags.join(', '))}]` : '',
-    s.claimHolder ? `(claimed by ${oneLine(s.claimHolder)})` : s.assignee ? `@${oneLine(s.assignee)}` : '',
+    s.claimHolder ? (s.claimExpired ? `(claim by ${oneLine(s.claimHolder)} expired)` : `(claimed by ${oneLine(s.claimHolder)})`) : s.assignee ? `@${oneLine(s.assignee)}` : '',
     activeBlockers(s).length ? `(blocked by ${activeBlockers(s).join(', ')})` : '',
   ].filter(Boolean);
   return parts.length ? `  ${parts.join(' ')}` : '';
@@ -54,7 +55,22 @@ export function renderNext(result: NextResult): string {
     indent(`why: ${result.rationale}`),
     result.alternatives.length > 0 && ['', 'Also ready:', ...summaryTable(result.alternatives, false).map((l) => `  ${l}`)],
     '',
-    `Start it with: pm claim ${result.item.id}`,
+    `Take it with: pm next --claim (or pm claim ${result.item.id})`,
+  );
+}
+
+/** `pm next --claim`: the item claimed, its lease and why, or nothing ready with the reason. */
+export function renderClaimNext(result: ClaimNextResult): string {
+  const { item, receipt } = result;
+  if (!item?.claim) return lines('Nothing is ready to claim.', indent(result.rationale));
+  const takeover = receipt?.takeover ? ` (took over from ${receipt.takeover.from}, whose lease expired ${shortTime(receipt.takeover.expiredAt)})` : '';
+  return lines(
+    `${result.replayed ? 'Replayed: you hold' : 'Claimed'} ${item.id}  P${item.priority}  ${oneLine(item.title)}`,
+    indent(`for ${oneLine(item.claim.holder)} until ${shortTime(item.claim.expiresAt)}${takeover}`),
+    indent(`why: ${result.rationale}`),
+    receipt && indent(`receipt ${receipt.receiptId}`),
+    '',
+    `Renew the lease with: pm claim ${item.id} --renew; when done: pm close ${item.id} --evidence "..."`,
   );
 }
 

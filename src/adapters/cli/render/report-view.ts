@@ -65,6 +65,7 @@ export function renderContext(c: TrackerContext): string {
     c.next ? `Next: ${c.next.id}  P${c.next.priority}  ${c.next.title}` : 'Next: nothing is ready',
     indent(c.nextRationale),
     c.claims.length > 0 && ['', 'Active claims:', ...columns(c.claims.map((cl) => [cl.id, cl.holder, `until ${shortTime(cl.expiresAt)}`, cl.title])).map((l) => `  ${l}`)],
+    c.expiredClaims.length > 0 && ['', 'Expired claims (offered by pm next):', ...columns(c.expiredClaims.map((cl) => [cl.id, cl.holder, `expired ${shortTime(cl.expiresAt)}`, cl.title])).map((l) => `  ${l}`)],
     c.recent.length > 0 && ['', 'Recently updated:', ...summaryTable(c.recent, false).map((l) => `  ${l}`)],
     c.unreadable.length > 0 && ['', 'Unreadable item files (run pm validate):', ...c.unreadable.map((u) => `  ${u.id}: ${u.message}`)],
   );

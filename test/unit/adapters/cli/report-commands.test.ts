@@ -31,7 +31,7 @@ describe('pm next / search / context', () => {
     expect((await cli.json<NextResult>(['next', '--type', 'Epic'])).item).toBeNull();
     const human = (await cli.run(['next'])).stdout;
     expect(human).toContain(`Next: ${login}  P1  Fix login redirect`);
-    expect(human).toContain(`Start it with: pm claim ${login}`);
+    expect(human).toContain(`Take it with: pm next --claim (or pm claim ${login})`);
     expect((await cli.run(['next', '--type', 'Epic'])).stdout).toMatch(/^Nothing is ready to start\./);
   });
 

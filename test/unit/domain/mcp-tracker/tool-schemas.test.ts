@@ -67,7 +67,8 @@ describe('advertised tools', () => {
       idempotentHint: expect.any(Boolean),
       openWorldHint: false,
     });
-    const readOnly = ['pm_context', 'pm_next', 'pm_list', 'pm_get', 'pm_search', 'pm_graph', 'pm_history', 'pm_validate'].includes(name);
+    // pm_next claims with claim: true (claim-next), so it is a write tool.
+    const readOnly = ['pm_context', 'pm_list', 'pm_get', 'pm_search', 'pm_graph', 'pm_history', 'pm_validate'].includes(name);
     expect(tool.annotations!.readOnlyHint).toBe(readOnly);
   });
 

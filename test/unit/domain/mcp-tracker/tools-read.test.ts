@@ -47,7 +47,7 @@ describe('pm_next', () => {
   test('picks the best ready item with its rationale and runners-up', async () => {
     const result = await h.call('pm_next', { alternatives: 1 });
     expect(result.structuredContent).toMatchObject({ item: { id: ids.a }, alternatives: [{ id: ids.c }], counts: { ready: 2, blocked: 1, containers: 1 } });
-    expect(text(result)).toContain(`Start it with pm_claim {"id":"${ids.a}"}.`);
+    expect(text(result)).toContain(`Take it with pm_next {"claim":true} (or pm_claim {"id":"${ids.a}"}).`);
   });
   test('an out-of-range argument is an isError result naming it', async () => {
     expectToolError(await h.call('pm_next', { alternatives: 11 }), /Invalid arguments for pm_next: alternatives: /);
