@@ -104,7 +104,9 @@ export const postgresTaskStoresModule = new ContainerModule(({ bind }) => {
   bind<PmAnnouncementQueue>(ANNOUNCEMENT_QUEUE)
     .toResolvedValue(
       (fs: FileSystem, bus: PostgresChangeBus, locker: Locker, ids: IdSource, clock: Clock, s: Settings, log: ProcessLog) => {
-        const queue = new PmAnnouncementQueue(bus, trackerOutbox(fs, locker, ids, s), clock, queueLog(log));
+        // Its retry timer never keeps a process alive: a CLI run ends, and what it queued is sent by the next instance.
+        const timers: Clock = { now: () => clock.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()) };
+        const queue = new PmAnnouncementQueue(bus, trackerOutbox(fs, locker, ids, s), timers, queueLog(log));
         bus.whenConnected(() => void queue.flush());
         return queue;
       },
