@@ -42,6 +42,7 @@ export class PostgresChangeBus implements ChangeBus {
   readonly maxMessageBytes = 7_900;
   private readonly channel: string;
   private readonly listeners = new Set<(message: string) => void>();
+  private readonly connectedListeners = new Set<() => void>();
   private client: PgModule.Client | undefined;
   private connecting: Promise<void> | undefined;
   private closed = false;
@@ -92,6 +93,16 @@ export class PostgresChangeBus implements ChangeBus {
 
   private now(): number {
     return this.options.now ? this.options.now() : Date.now();
+  }
+
+  /**
+   * Calls `listener` each time the listening connection is open again (the database is back):
+   * the signal that sends announcements queued while it was down (announcement-queue.ts).
+   * Returns the function that stops it.
+   */
+  whenConnected(listener: () => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => void this.connectedListeners.delete(listener);
   }
 
   subscribe(onMessage: (message: string) => void): () => void {
@@ -147,6 +158,7 @@ export class PostgresChangeBus implements ChangeBus {
     this.client = client;
     this.retryMs = this.options.retryMs ?? 250;
     this.options.onState?.(true);
+    for (const listener of [...this.connectedListeners]) listener();
   }
 
   /**

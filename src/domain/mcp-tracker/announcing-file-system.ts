@@ -3,6 +3,23 @@ import type { FileSystem } from '../../ports/file-system.js';
 import { encodePmItemAnnouncements } from './shared-change-source.js';
 import { pmItemIdOfFileName, pmItemVersion } from './tracker-change-source.js';
 
+/** Where an instance's item announcements go: straight onto the bus, or through a PmAnnouncementQueue. */
+export interface PmItemAnnouncer {
+  readonly maxMessageBytes: number;
+  /** Sends (or queues) the messages in order; a rejection is reported, never fails the write. */
+  announce(messages: readonly string[]): Promise<void>;
+}
+
+/** Announces straight on the bus: a failure is reported and the announcement is gone (tests, embedding hosts). */
+export function busAnnouncer(bus: ChangeBus): PmItemAnnouncer {
+  return {
+    maxMessageBytes: bus.maxMessageBytes,
+    announce: async (messages) => {
+      for (const message of messages) await bus.publish(message);
+    },
+  };
+}
+
 /**
  * The FileSystem port of an instance that announces its own item writes on the ChangeBus
  * (seed 004 "Transport behavior"; see shared-change-source.ts): after an item file is replaced
@@ -10,9 +27,10 @@ import { pmItemIdOfFileName, pmItemVersion } from './tracker-change-source.js';
  * it — also where no file watch sees this machine's writes (another host, a network file
  * system). Everything else is the wrapped port itself. A failed announcement is reported
  * through `onError` and never fails the write (the file is the source of truth; file watches
- * still see it).
+ * still see it); the node composition announces through a PmAnnouncementQueue, which keeps
+ * what the bus cannot take until it can (announcement-queue.ts).
  */
-export function announcingFileSystem(fs: FileSystem, itemsDir: string | (() => Promise<string | undefined>), bus: ChangeBus, onError: (error: unknown) => void): FileSystem {
+export function announcingFileSystem(fs: FileSystem, itemsDir: string | (() => Promise<string | undefined>), announcer: PmItemAnnouncer, onError: (error: unknown) => void): FileSystem {
   // The items directory may be known only once the tracker is found (a CLI `pm init` has none yet).
   let prefix: Promise<string | undefined> | undefined;
   const itemOf = async (path: string): Promise<string | undefined> => {
@@ -24,8 +42,7 @@ export function announcingFileSystem(fs: FileSystem, itemsDir: string | (() => P
   const announce = async (id: string, existed: boolean, path: string) => {
     try {
       const signature = await fs.stat(path);
-      const messages = encodePmItemAnnouncements([{ id, version: pmItemVersion(signature), listChanged: existed !== (signature !== undefined) }], bus.maxMessageBytes);
-      for (const message of messages) await bus.publish(message);
+      await announcer.announce(encodePmItemAnnouncements([{ id, version: pmItemVersion(signature), listChanged: existed !== (signature !== undefined) }], announcer.maxMessageBytes));
     } catch (error) {
       onError(error);
     }

@@ -1,7 +1,7 @@
 import type { ChangeBus } from '../../ports/change-bus.js';
 import type { PmMcpChange, PmMcpChangeEmitter, PmMcpChangeSource } from '../mcp/subscriptions/change-source.js';
 import { ITEM_ID_PATTERN } from '../tracker/item.js';
-import { PM_MCP_CLAIMS_URI, PM_MCP_CONTEXT_URI, pmMcpItemUri } from './tracker-change-source.js';
+import { PM_MCP_CLAIMS_URI, PM_MCP_CONTEXT_URI, PM_MCP_ITEMS_URI, pmMcpItemUri } from './tracker-change-source.js';
 
 /**
  * Change notifications across pm-mcp-http instances (seed 004 "Transport behavior"; 2026-07-28
@@ -20,6 +20,31 @@ export interface PmAnnouncedItemChange {
   readonly id: string;
   readonly version: string;
   readonly listChanged: boolean;
+}
+
+/**
+ * The announcement standing for changes whose own announcements were folded away (a full
+ * announcement queue, or a queue file found damaged; docs/DEPLOY.md "When PostgreSQL is down"):
+ * receivers tell their listeners that the item list, every item, the context and the claims
+ * may have changed, so clients re-read.
+ */
+export const PM_RESCAN_ANNOUNCEMENT = '{"rescan":1}';
+
+/** What a rescan announcement tells listeners. */
+const RESCAN_CHANGES: readonly PmMcpChange[] = Object.freeze([
+  { kind: 'resourcesListChanged' },
+  { kind: 'resourceUpdated', uri: PM_MCP_ITEMS_URI },
+  { kind: 'resourceUpdated', uri: PM_MCP_CONTEXT_URI },
+  { kind: 'resourceUpdated', uri: PM_MCP_CLAIMS_URI },
+]);
+
+/** Whether a bus message is a rescan announcement. */
+export function isPmRescanAnnouncement(message: string): boolean {
+  try {
+    return (JSON.parse(message) as { rescan?: unknown }).rescan === 1;
+  } catch {
+    return false;
+  }
 }
 
 /** How many delivered (item, version) pairs are remembered to drop their second arrival. */
@@ -89,6 +114,7 @@ export class PmMcpSharedChangeSource implements PmMcpChangeSource {
       return [...(listChanged ? [{ kind: 'resourcesListChanged' } as const] : []), ...out, { kind: 'resourceUpdated', uri: PM_MCP_CONTEXT_URI }, { kind: 'resourceUpdated', uri: PM_MCP_CLAIMS_URI }];
     };
     const stopBus = this.bus.subscribe((message) => {
+      if (isPmRescanAnnouncement(message)) return emit(RESCAN_CHANGES);
       const changes = fresh(decodePmItemAnnouncements(message));
       if (changes.length) emit(changes);
     });

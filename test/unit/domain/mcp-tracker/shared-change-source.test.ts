@@ -1,8 +1,8 @@
 import { MemoryChangeHub } from '../../../../src/adapters/memory/memory-change-bus.js';
 import { MemoryFileSystem } from '../../../../src/adapters/memory/memory-file-system.js';
 import type { PmMcpChange, PmMcpChangeEmitter, PmMcpChangeSource } from '../../../../src/domain/mcp/subscriptions/change-source.js';
-import { announcingFileSystem } from '../../../../src/domain/mcp-tracker/announcing-file-system.js';
-import { decodePmItemAnnouncements, encodePmItemAnnouncements, PmMcpSharedChangeSource } from '../../../../src/domain/mcp-tracker/shared-change-source.js';
+import { announcingFileSystem, busAnnouncer } from '../../../../src/domain/mcp-tracker/announcing-file-system.js';
+import { decodePmItemAnnouncements, encodePmItemAnnouncements, PM_RESCAN_ANNOUNCEMENT, PmMcpSharedChangeSource } from '../../../../src/domain/mcp-tracker/shared-change-source.js';
 import { settle } from '../../../support/subscription-harness.js';
 
 const ITEMS = '/p/.agents/pm/items';
@@ -65,6 +65,16 @@ describe('PmMcpSharedChangeSource', () => {
     expect(decodePmItemAnnouncements('{"items":3}')).toEqual([]);
   });
 
+  it('tells listeners to re-read everything on a rescan announcement (announcements folded away)', async () => {
+    const hub = new MemoryChangeHub();
+    const batches: PmMcpChange[][] = [];
+    new PmMcpSharedChangeSource(new HandSource(), hub.bus()).start((c) => batches.push([...c]));
+    await hub.bus().publish(PM_RESCAN_ANNOUNCEMENT);
+    await settle();
+    expect(uris(batches)).toEqual([['resourcesListChanged', 'pm://items', 'pm://context', 'pm://claims']]);
+    expect(decodePmItemAnnouncements(PM_RESCAN_ANNOUNCEMENT)).toEqual([]);
+  });
+
   it('splits announcements into messages the channel carries', () => {
     const many = Array.from({ length: 400 }, (_, i) => ({ id: `pm-a${String(i).padStart(3, '0')}`, version: `${i}:123456:1700000000000.5`, listChanged: i % 2 === 0 }));
     const messages = encodePmItemAnnouncements(many, 1_000);
@@ -79,7 +89,7 @@ describe('announcingFileSystem', () => {
     const hub = new MemoryChangeHub();
     const errors: unknown[] = [];
     const inner = new MemoryFileSystem();
-    const fs = announcingFileSystem(inner, ITEMS, hub.bus(), (e) => errors.push(e));
+    const fs = announcingFileSystem(inner, ITEMS, busAnnouncer(hub.bus()), (e) => errors.push(e));
     await fs.ensureDir(ITEMS);
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'one');
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'two');
@@ -98,7 +108,7 @@ describe('announcingFileSystem', () => {
   it('finds the items directory lazily, and announces nothing while there is no tracker', async () => {
     const hub = new MemoryChangeHub();
     const tracker: { itemsDir?: string } = {};
-    const fs = announcingFileSystem(new MemoryFileSystem(), async () => tracker.itemsDir, hub.bus(), () => undefined);
+    const fs = announcingFileSystem(new MemoryFileSystem(), async () => tracker.itemsDir, busAnnouncer(hub.bus()), () => undefined);
     await fs.ensureDir(ITEMS);
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'before the tracker is found');
     tracker.itemsDir = ITEMS;
@@ -109,7 +119,7 @@ describe('announcingFileSystem', () => {
   it('never fails the write when the announcement fails', async () => {
     const errors: unknown[] = [];
     const broken = { maxMessageBytes: 8_000, publish: async () => Promise.reject(new Error('bus down')), subscribe: () => () => undefined };
-    const fs = announcingFileSystem(new MemoryFileSystem(), ITEMS, broken, (e) => errors.push(e));
+    const fs = announcingFileSystem(new MemoryFileSystem(), ITEMS, busAnnouncer(broken), (e) => errors.push(e));
     await fs.ensureDir(ITEMS);
     await fs.writeAtomic(`${ITEMS}/pm-aa1.md`, 'one');
     expect(await fs.readText(`${ITEMS}/pm-aa1.md`)).toBe('one');
