@@ -93,3 +93,42 @@ export async function buildAppViews(esbuild, options) {
   }
   return sizes;
 }
+
+/**
+ * Bundles the live board page (views/browser-host/main.ts: the page pm-mcp-http serves at `/`,
+ * docs/APPS.md "The board in the browser") into `<outdir>/browser-host.js` and `.css`, written
+ * atomically; skipped, like the views, without @modelcontextprotocol/ext-apps.
+ */
+export async function buildBrowserBoard(esbuild, options) {
+  const { root, outdir, plugins = [] } = options;
+  try {
+    createRequire(join(root, 'package.json')).resolve('@modelcontextprotocol/ext-apps');
+  } catch {
+    return false;
+  }
+  const result = await esbuild
+    .build({
+      entryPoints: { 'browser-host': join(root, 'views', 'browser-host', 'main.ts') },
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      legalComments: 'none',
+      plugins,
+      write: false,
+      outdir,
+      absWorkingDir: root,
+      logLevel: 'error',
+    })
+    .catch((error) => {
+      throw new Error(`bundling the live board page (views/browser-host) failed: ${error.message}`, { cause: error });
+    });
+  mkdirSync(outdir, { recursive: true });
+  for (const file of result.outputFiles) {
+    const temp = `${file.path}.tmp-${process.pid}`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+  }
+  return true;
+}

@@ -7,7 +7,7 @@ import { basename, join, dirname, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from '@swc/core';
-import { buildAppViews } from './build-views.mjs';
+import { buildAppViews, buildBrowserBoard } from './build-views.mjs';
 import { pluginError, redirectImport } from './lib/redirect-import.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -346,8 +346,10 @@ async function bundleOne(esbuild, name, entry, plugins) {
 const views = join(out, 'apps');
 
 /** The MCP Apps views (scripts/build-views.mjs), with the zod locales rewrite the bundles use. */
-function buildViews(esbuild) {
-  return buildAppViews(esbuild, { root, out, outdir: views, plugins: [englishZodLocales()] });
+async function buildViews(esbuild) {
+  const sizes = await buildAppViews(esbuild, { root, out, outdir: views, plugins: [englishZodLocales()] });
+  await buildBrowserBoard(esbuild, { root, outdir: views, plugins: [englishZodLocales()] });
+  return sizes;
 }
 
 function* walkAll(dir) {

@@ -9,7 +9,12 @@ import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
  */
 export const PM_APP_VIEWS_DIRECTORY = new URL('../../dist/apps/', import.meta.url);
 
+/** The package's built views (and the live board page's assets, `browser-host`). */
+export function pmAppViewAssets(): NodeAppViewAssets {
+  return new NodeAppViewAssets(PM_APP_VIEWS_DIRECTORY);
+}
+
 /** pm's MCP Apps extension over the package's built views (seed 000 "MCP Apps"). */
 export function pmAppsExtension(): PmMcpServerExtension {
-  return createPmMcpAppsExtension({ assets: new NodeAppViewAssets(PM_APP_VIEWS_DIRECTORY) });
+  return createPmMcpAppsExtension({ assets: pmAppViewAssets() });
 }

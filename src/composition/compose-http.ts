@@ -1,6 +1,8 @@
 import { ContainerModule } from 'inversify';
 import type { McpHttpListener } from '../adapters/http/mcp-http-server.js';
+import { createBrowserBoardHandler } from '../adapters/http/browser-board-handler.js';
 import { StreamableHttpTransport } from '../adapters/http/mcp-http-transport.js';
+import { PmMcpAppDocuments } from '../domain/apps/app-documents.js';
 import { pmMcpScopeName } from '../domain/mcp/auth/scopes.js';
 import { createMcpHttpAuthorize } from '../domain/mcp/http/authorize.js';
 import { createMcpHttpSecurityPolicy } from '../domain/mcp/http/http-security.js';
@@ -10,6 +12,7 @@ import type { Hasher } from '../ports/hasher.js';
 import type { MacKeyStore } from '../ports/mac-key-store.js';
 import type { AuthSettings, ResolvedHttpAuth } from './auth-settings.js';
 import type { McpServerApp, McpServerComposeOptions } from './compose-server.js';
+import { pmAppViewAssets } from './app-views.js';
 import { buildContainer } from './container.js';
 import { httpAuthModule } from './http-auth-module.js';
 import type { HttpSettings } from './http-settings.js';
@@ -35,6 +38,8 @@ export const httpTransportModule = new ContainerModule(({ bind }) => {
           security,
           maxBodyBytes: http.maxBodyBytes,
           onError,
+          // The live board at `/` (docs/APPS.md "The board in the browser"), over the same built views.
+          board: createBrowserBoardHandler({ assets: pmAppViewAssets(), documents: new PmMcpAppDocuments(pmAppViewAssets()), mcpPath: http.path }),
           // Legacy clients get a sealed Mcp-Session-Id carrying their identity (docs/HTTP.md); with the adapter off none is issued or read.
           ...(settings.legacyAdapter === 'on' ? { legacySessions: new PmMcpLegacySessions({ hasher, keys }) } : {}),
           ...(jwt

@@ -101,6 +101,7 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   for (const warning of app.auth.warnings) log.line(`warning: ${warning}`);
   log.line(`serving tracker ${app.tracker.paths.root} (profile ${settings.mcpProfile ?? PM_MCP_DEFAULT_PROFILE}, ${app.server.tools?.size ?? 0} tools)`);
   log.line(`listening on ${url} (POST only; MCP 2026-07-28 per request, initialize-era 2025-11-25/2025-06-18 clients sessionless)`);
+  if (http.path !== '/') log.line(`live board in the browser (read-only): ${listener.url('/')}`);
   log.line(`authorization: ${app.auth.reason}`);
   log.line(`legacy adapter: ${settings.legacyAdapter} (PM_MCP_LEGACY); OpenTelemetry: ${describeOtel(settings.otel)}`);
   const usage = logUsageEvery(app.usage, USAGE_LOG_INTERVAL_MS);

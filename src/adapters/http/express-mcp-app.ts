@@ -4,6 +4,7 @@ import { MCP_ERROR_CODES } from '../../domain/errors/mcp-errors.js';
 import { checkMcpHttpHost, mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
 import { serializeJsonRpcError } from '../../domain/mcp/json-rpc.js';
 import { writeJsonResponse, writeRejection } from './http-responder.js';
+import type { BrowserBoardHandler } from './browser-board-handler.js';
 import { createMcpPathHandler, type McpHttpExchangeHandler } from './mcp-path-handler.js';
 import { isRequestTargetPath, requestTargetPath } from './request-target.js';
 
@@ -20,7 +21,8 @@ import { isRequestTargetPath, requestTargetPath } from './request-target.js';
  *    body, bounded (413), decoded as UTF-8 and handed to the transport's exchange; any other method → 405
  *    with `Allow: POST`. Last-Event-ID is never read; Mcp-Session-Id only on the legacy path
  *    (mcp-http-exchange.ts, domain/mcp/http/legacy-session.ts).
- * 4. Anything else → 404. Every rejection carries a JSON-RPC error body.
+ * 4. The live board page (`/`, `/_pm/board.js|css`, browser-board-handler.ts) when given.
+ * 5. Anything else → 404. Every rejection carries a JSON-RPC error body.
  *
  * Kept thin for the hot path (docs/BENCHMARKS.md bench:http):
  * express routes every request, but with node's own request/response prototypes (its
@@ -43,6 +45,8 @@ export interface ExpressMcpAppOptions {
   readonly protectedResourceMetadata?: { readonly document: unknown; readonly paths: readonly string[] };
   /** Told about unexpected failures (logged on stderr by the composition). */
   readonly onError?: (error: unknown) => void;
+  /** The live board page at `/` and its assets (docs/APPS.md "The board in the browser"). */
+  readonly board?: BrowserBoardHandler;
 }
 
 /** The express application serving one MCP endpoint. */
@@ -71,6 +75,13 @@ export function createExpressMcpApp(options: ExpressMcpAppOptions): express.Expr
     if (isRequestTargetPath(req.url ?? '', path)) return mcpPath(req, res);
     next();
   });
+
+  const board = options.board;
+  if (board) {
+    app.use((req: IncomingMessage, res: ServerResponse, next: NextFunction) => {
+      if (!board(req, res)) next();
+    });
+  }
 
   const metadata = options.protectedResourceMetadata;
   if (metadata) {

@@ -3,6 +3,7 @@ import type { Transport, TransportPeer } from '../../ports/transport.js';
 import type { McpHttpAuthorize } from '../../domain/mcp/http/admission.js';
 import type { PmMcpLegacySessions } from '../../domain/mcp/http/legacy-session.js';
 import { mcpHttpRejection, type McpHttpSecurityPolicy } from '../../domain/mcp/http/index.js';
+import type { BrowserBoardHandler } from './browser-board-handler.js';
 import { createExpressMcpApp } from './express-mcp-app.js';
 import { NodeMcpHttpResponder, writeJsonResponse, writeRejection } from './http-responder.js';
 import { abortOnResponseClose, NodeMcpHttpExchange } from './mcp-http-exchange.js';
@@ -27,6 +28,8 @@ export interface StreamableHttpTransportOptions {
   readonly graceMs?: number;
   /** Told about unexpected failures (logged on stderr by the composition). */
   readonly onError?: (error: unknown) => void;
+  /** Serves the live board page beside the endpoint (docs/APPS.md "The board in the browser"). */
+  readonly board?: BrowserBoardHandler;
 }
 
 /**
@@ -64,7 +67,7 @@ export class StreamableHttpTransport implements Transport {
   /** Starts answering requests on the listener (until now they got 503). */
   async start(peer: TransportPeer): Promise<void> {
     this.peer = peer;
-    const { path, security, maxBodyBytes, protectedResourceMetadata, onError } = this.options;
+    const { path, security, maxBodyBytes, protectedResourceMetadata, onError, board } = this.options;
     this.listener.serve(
       createExpressMcpApp({
         path,
@@ -73,6 +76,7 @@ export class StreamableHttpTransport implements Transport {
         exchange: (req, res, body) => this.exchange(req, res, body),
         ...(protectedResourceMetadata ? { protectedResourceMetadata } : {}),
         ...(onError ? { onError } : {}),
+        ...(board ? { board } : {}),
       }),
     );
   }
