@@ -110,6 +110,7 @@ function lazyServices(settings: () => Settings, progress: ((done: number, total:
     mergeInstaller: async () => (await composed()).mergeInstaller(),
     repairIdCollisions: async () => (await composed()).repairIdCollisions(),
     indexWatcher: async () => (await composed()).indexWatcher(),
+    browserBoard: async () => (await composed()).browserBoard(),
     initialize: async (options) => {
       const { fs, settings: s } = await composed();
       return initTracker(fs, trackerRootFor(s.root ?? s.cwd), options);

@@ -8,7 +8,8 @@ import { MergeInstaller } from '../domain/merge/merge-install.js';
 import { repairIdCollisions } from '../domain/merge/id-collisions.js';
 import { confinedFileSystem } from '../domain/tracker/confined-file-system.js';
 import { TrackerPaths } from '../domain/tracker/tracker-paths.js';
-import type { CliServices, IndexWatcherControl } from '../adapters/cli/command.js';
+import type { BrowserBoardControl, CliServices, IndexWatcherControl } from '../adapters/cli/command.js';
+import { nodeBrowserBoard } from './browser-board.js';
 import { buildContainer } from './container.js';
 import { contactWatcher, indexWitness, runIndexWatcher } from './index-watcher.js';
 import type { ProcessLog } from './process-log.js';
@@ -61,7 +62,8 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
       run: () => runIndexWatcher(container, settings),
     };
   };
-  return { fs, settings, indexWatcher, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
+  const browserBoard = async (): Promise<BrowserBoardControl> => nodeBrowserBoard(await container.getAsync(IDS.TrackerRoot), launch.env);
+  return { fs, settings, indexWatcher, browserBoard, tracker: () => container.getAsync(IDS.ReadyTracker), skills, requestStates: () => container.getAsync(IDS.RequestStates), mergeDrivers, mergeInstaller, repairIdCollisions: repair };
 }
 
 /**

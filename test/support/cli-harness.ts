@@ -28,8 +28,9 @@ export interface CliRun {
  * terminal. `--actor` switches who the tracker records, as the composition root does.
  */
 /** `packageSkillsDir`: a directory of the in-memory file system holding the "package" skills `pm skills` shows. */
-export async function cliHarness(options: { configYaml?: string; packageSkillsDir?: string } = {}) {
+export async function cliHarness(options: { configYaml?: string; packageSkillsDir?: string; browserFails?: boolean } = {}) {
   const memory = await memoryTracker(options.configYaml ? { configYaml: options.configYaml } : {});
+  const board = { running: false };
   const initRoot = '/fresh/.agents/pm';
   const git = new MemoryGitConfig();
   git.addRepository('/project');
@@ -39,6 +40,19 @@ export async function cliHarness(options: { configYaml?: string; packageSkillsDi
   async function run(argv: string[], ioOptions: ConstructorParameters<typeof FakeCliIo>[0] = {}): Promise<CliRun> {
     const io = new FakeCliIo(ioOptions);
     const services = (globals: { actor?: string }): CliServices => ({
+      // No process to start over memory adapters: a board that starts once, then is reused.
+      browserBoard: async () => ({
+        open: async ({ browser }) => {
+          const reused = board.running;
+          board.running = true;
+          return { url: 'http://127.0.0.1:4545/', reused, pid: 4242, opened: browser && !options.browserFails, ...(browser && options.browserFails ? { openError: 'could not run xdg-open: spawn xdg-open ENOENT' } : {}) };
+        },
+        stop: async () => {
+          const was = board.running;
+          board.running = false;
+          return was ? 4242 : undefined;
+        },
+      }),
       tracker: async () => (globals.actor ? memory.reopen(globals.actor) : memory.tracker),
       initialize: (init) => initTracker(memory.fs, initRoot, init),
       skills: () => PmMcpSkillRegistry.load({ fileSystem: memory.fs, hasher: new PureSha256Hasher(), package: { name: '@unbrained/pm-cli', version: '9.9.9' }, ...(options.packageSkillsDir ? { packageSkillsDir: options.packageSkillsDir } : {}), workspaceRoot: '/project' }),

@@ -26,6 +26,28 @@ export interface CliServices {
   repairIdCollisions(): Promise<IdCollisionRepair[]>;
   /** The tracker's index watcher (`pm index status|stop|watch`). */
   indexWatcher(): Promise<IndexWatcherControl>;
+  /** The loopback pm-mcp-http that serves this tracker's live board (`pm ui`). */
+  browserBoard(): Promise<BrowserBoardControl>;
+}
+
+/** What `pm ui` did (docs/CLI.md "pm ui"). */
+export interface BrowserBoardReport {
+  /** The board page, `http://127.0.0.1:<port>/`. */
+  readonly url: string;
+  /** True when a board server of this tracker was already running and answered. */
+  readonly reused: boolean;
+  readonly pid: number;
+  /** Whether a browser was asked to open the page (false with `--no-open`). */
+  readonly opened: boolean;
+  /** Why the browser could not be opened (the URL is printed either way). */
+  readonly openError?: string;
+}
+
+/** Starts or finds the board server of this tracker, and opens the page. */
+export interface BrowserBoardControl {
+  open(options: { readonly browser: boolean }): Promise<BrowserBoardReport>;
+  /** Stops a running board server; resolves with its pid, or undefined when none ran. */
+  stop(): Promise<number | undefined>;
 }
 
 /** A running index watcher as `pm index status` shows it. */

@@ -8,6 +8,7 @@ import { deleteCommand } from './commands/delete-command.js';
 import { editCommand } from './commands/edit-command.js';
 import { depsAddCommand, depsCommand, depsRemoveCommand } from './commands/deps-commands.js';
 import { exportCommand } from './commands/export-command.js';
+import { uiCommand } from './commands/ui-command.js';
 import { indexStatusCommand, indexStopCommand, indexWatchCommand } from './commands/index-commands.js';
 import { initCommand } from './commands/init-command.js';
 import { listCommand } from './commands/list-command.js';
@@ -56,6 +57,7 @@ export const COMMANDS: readonly CliCommand[] = [
   indexStatusCommand,
   indexStopCommand,
   indexWatchCommand,
+  uiCommand,
   completionCommand(() => COMMANDS),
 ];
 

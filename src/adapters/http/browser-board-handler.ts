@@ -33,7 +33,7 @@ export interface BrowserBoardHandlerOptions {
   readonly mcpPath: string;
 }
 
-/** Answers the board's paths; returns false for any other request (the caller goes on). */
+/** Answers GET and HEAD of the board's paths; returns false for any other request (the caller goes on). */
 export type BrowserBoardHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
@@ -61,10 +61,8 @@ export function createBrowserBoardHandler(options: BrowserBoardHandlerOptions): 
     const path = requestTargetPath(req.url ?? '');
     const body = path === PM_BROWSER_BOARD_PATHS.page ? 'page' : path === PM_BROWSER_BOARD_PATHS.script ? 'script' : path === PM_BROWSER_BOARD_PATHS.style ? 'style' : undefined;
     if (!body) return false;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      writeRejection(res, mcpHttpRejection(405, `Method not allowed: ${path} answers GET and HEAD`, { headers: { Allow: 'GET, HEAD' } }));
-      return true;
-    }
+    // Only reads: any other method falls through to the 404 every unknown path gets.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     void load().then(
       (built) => {
         if (!built) return writeRejection(res, mcpHttpRejection(503, 'The live board is not built in this installation: npm run build writes it to dist/apps/'));
