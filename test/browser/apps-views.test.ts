@@ -13,6 +13,9 @@ import { APPS_AND_DISCOVERY_META, APPS_META, projectGraphResult, type PmAppsClie
 
 const fixture = useAppsFixture();
 
+/** A drill-down call the view made, less the item page's lookups of its parent's title (pm_get with comments: 0). */
+const drillCall = (e: { type: string; name?: string; args?: Record<string, unknown> }) => e.type === 'tool-call' && !(e.name === 'pm_get' && e.args?.comments === 0);
+
 /** How many elements match `selector` in the view. */
 const countOf = (frame: Frame, selector: string) => frame.evaluate((s) => document.querySelectorAll(s).length, selector);
 
@@ -137,7 +140,7 @@ describe('large results are bounded with an explicit message', () => {
     await frame.click('[data-focus="board:more"]');
     await frame.waitForFunction((want) => document.querySelectorAll('.pm-card').length === want, n + second);
     expect(await textOf(frame)).toContain(`Showing ${n + second} of 230 items.`);
-    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_list', args: { limit: 100, cursor: page.nextCursor } }]);
+    expect((await host.events()).filter(drillCall)).toEqual([{ type: 'tool-call', name: 'pm_list', args: { limit: 100, cursor: page.nextCursor } }]);
   });
 
   test('graph: pm_graph’s own result, cut at its result budget, says so and counts the rest', async () => {
@@ -152,13 +155,15 @@ describe('large results are bounded with an explicit message', () => {
     expect(await countOf(frame, '.pm-node')).toBe(graph.nodes.length);
   });
 
-  test('graph: the 200-item graph of the project, laid out without a single overlapping label, at 375 and 1280 px', async () => {
+  test('graph: the 200-item graph of the project, laid out without a single overlapping label at 1280 px, and as a list at 375 px', async () => {
     const { show, large } = fixture();
     const result = await projectGraphResult(large, 200);
     expect(result.structuredContent).toMatchObject({ truncated: true, total: 230 });
     expect((result.structuredContent as { nodes: unknown[]; edges: unknown[] }).nodes).toHaveLength(200);
     expect((result.structuredContent as { edges: unknown[] }).edges.length).toBeGreaterThan(150);
-    for (const width of [375, 1280]) {
+    const list = await show('graph', { maxNodes: 200 }, { project: large, width: 375, result });
+    expect(await list.locator('section.pm-graph-list li').count()).toBe(200);
+    for (const width of [1280]) {
       const frame = await show('graph', { maxNodes: 200 }, { project: large, width, result });
       expect(await textOf(frame)).toContain('Showing 200 of 230 items.');
       const overlaps = await frame.evaluate(() => {
@@ -199,7 +204,7 @@ describe('large results are bounded with an explicit message', () => {
     const seqs = await frame.evaluate(() => [...document.querySelectorAll('.pm-entry h3')].map((el) => Number(/#(\d+)/.exec(el.textContent ?? '')![1])));
     expect(seqs).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
     expect(await textOf(frame)).not.toContain('Showing');
-    const calls = (await host.events()).filter((e) => e.type === 'tool-call');
+    const calls = (await host.events()).filter(drillCall);
     expect(calls).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.perf, limit: 50, patches: false, cursor: expect.any(String) } }]);
   });
 });
@@ -249,7 +254,7 @@ describe('a host that also negotiated progressive tool discovery', () => {
     } finally {
       small.client.tools = full;
     }
-    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
+    expect((await host.events()).filter(drillCall)).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
     expect(await small.client.call('pm_history', { id: small.ids.ui })).toEqual(before);
   });
 
@@ -342,7 +347,7 @@ describe('drill-down goes through the host, to read-only tools only', () => {
     await frame.click('.pm-back');
     await frame.waitForSelector('.pm-board');
     expect(await frame.evaluate(() => document.activeElement?.getAttribute('data-focus'))).toBe(`board:${small.ids.api}`);
-    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
+    expect((await host.events()).filter(drillCall)).toEqual([{ type: 'tool-call', name: 'pm_get', args: { id: small.ids.api } }]);
   });
 
   test('graph → select a node → expand the graph around it', async () => {
@@ -353,7 +358,7 @@ describe('drill-down goes through the host, to read-only tools only', () => {
     expect(await frame.evaluate(() => document.activeElement?.id)).toBe('pm-selected');
     await frame.click(`[data-focus="expand:${small.ids.api}"]`);
     await frame.waitForFunction((id) => document.querySelector('.pm-graph-wrap h2')?.textContent?.startsWith(`Graph of ${id}`), small.ids.api);
-    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_graph', args: { id: small.ids.api, depth: 2 } }]);
+    expect((await host.events()).filter(drillCall)).toEqual([{ type: 'tool-call', name: 'pm_graph', args: { id: small.ids.api, depth: 2 } }]);
   });
 
   test('history → what each change did: the JSON Patch of every receipt', async () => {
@@ -363,7 +368,7 @@ describe('drill-down goes through the host, to read-only tools only', () => {
     await frame.waitForSelector('.pm-patch');
     await frame.click('.pm-entry:last-child .pm-patch summary');
     expect(await frame.locator('.pm-entry:last-child .pm-patch').innerText()).toMatch(/add \/|replace \//);
-    expect((await host.events()).filter((e) => e.type === 'tool-call')).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.api, limit: 20, patches: true } }]);
+    expect((await host.events()).filter(drillCall)).toEqual([{ type: 'tool-call', name: 'pm_history', args: { id: small.ids.api, limit: 20, patches: true } }]);
   });
 
   test('a view cannot reach a mutating tool through the bridge, whatever it sends', async () => {
@@ -388,7 +393,7 @@ describe('drill-down goes through the host, to read-only tools only', () => {
     const replies = await postRawToolCalls(frame, attempts);
     for (const name of Object.keys(attempts)) expect({ name, reply: replies[name] }).toEqual({ name, reply: expect.objectContaining({ error: expect.objectContaining({ message: expect.stringContaining('not available to views') }) }) });
     const events = await host.events();
-    expect(events.filter((e) => e.type === 'tool-call')).toEqual([]);
+    expect(events.filter(drillCall)).toEqual([]);
     expect(events.filter((e) => e.type === 'tool-call-refused').map((e) => e.name)).toEqual(Object.keys(attempts));
     expect(await small.client.call('pm_history', { id: small.ids.ui })).toEqual(before);
     const context = await small.client.call('pm_context');

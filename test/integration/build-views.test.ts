@@ -71,7 +71,7 @@ describe('the built views', () => {
     const out = mkdtempSync(join(tmpdir(), 'pm-build-views-'));
     try {
       const failure = inChild<string>('return views.buildAppViews(esbuild, { root: spec.root, out: spec.dist, outdir: spec.out }).then(() => "built", (e) => e.message);', { out, root: ROOT, dist: DIST });
-      expect(failure).toMatch(/^the context view: the context view would be \d+ bytes, above the 450000-byte bound of a pm view$/);
+      expect(failure).toMatch(/^the context view: the context view would be \d+ bytes, above the 650000-byte bound of a pm view$/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

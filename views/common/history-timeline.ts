@@ -39,7 +39,51 @@ function patch(entry: HistoryEntry): HTMLElement | false {
   );
 }
 
-function entryNode(entry: HistoryEntry): HTMLElement {
+/** Patch paths that every change touches, so they say nothing about what it did. */
+const BOOKKEEPING = new Set(['updated', 'revision']);
+
+/**
+ * What one change did, field by field, from its JSON Patch (docs/TRACKER.md "History"): the
+ * fields it set, with the value before when an older loaded line set it, and appended comments,
+ * tags and the like counted. `before` holds each field's value after the previous lines and is
+ * advanced past this one.
+ */
+export function changedFields(entry: HistoryEntry, before: Map<string, unknown>): string[] {
+  const out: string[] = [];
+  const added = new Map<string, number>();
+  for (const op of entry.patch ?? []) {
+    const [field = '', tail] = op.path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (BOOKKEEPING.has(field)) continue;
+    if (tail === '-') {
+      added.set(field, (added.get(field) ?? 0) + 1);
+      before.set(field, [...((before.get(field) as unknown[] | undefined) ?? []), op.value]);
+      continue;
+    }
+    if (op.op === 'remove') {
+      out.push(`${field} cleared`);
+      before.delete(field);
+      continue;
+    }
+    const short = typeof op.value === 'string' && op.value.length > 40 || typeof op.value === 'object';
+    const old = before.get(field);
+    if (short) out.push(field);
+    else if (old !== undefined && typeof old !== 'object') out.push(`${field}: ${patchValue(old)} → ${patchValue(op.value)}`);
+    else out.push(`${field}: ${patchValue(op.value)}`);
+    before.set(field, op.value);
+  }
+  for (const [field, n] of added) {
+    const noun = field.endsWith('s') ? field.slice(0, -1) : field;
+    out.push(n === 1 ? `${noun} added` : `${n} ${noun}s added`);
+  }
+  return out;
+}
+
+function changedLine(entry: HistoryEntry, changed: readonly string[] | undefined): HTMLElement | false {
+  if (changed === undefined) return false;
+  return h('p', { class: 'pm-changed' }, changed.length ? ['Changed: ', changed.join('; ')] : entry.op === 'create' ? 'Created' : 'No field changed');
+}
+
+function entryNode(entry: HistoryEntry, changed: readonly string[] | undefined): HTMLElement {
   return h(
     'li',
     { class: 'pm-entry', 'data-op': entry.op },
@@ -55,11 +99,17 @@ function entryNode(entry: HistoryEntry): HTMLElement {
       h('span', { class: 'pm-receipt' }, 'receipt ', h('code', null, entry.receiptId)),
       entry.idempotencyKey ? [' · ', h('span', { class: 'pm-receipt pm-key' }, 'idempotency key ', h('code', null, entry.idempotencyKey))] : '',
     ),
+    changedLine(entry, changed),
     patch(entry),
   );
 }
 
 interface Loaded {
+  /**
+   * The loaded lines in the order pm recorded them (oldest first): each page is a run of
+   * consecutive lines before the previous one, so a line is known by its position, never by
+   * its seq — after a merge two lines of different branches share one.
+   */
   entries: HistoryEntry[];
   nextCursor: string | undefined;
   loading: boolean;
@@ -79,7 +129,7 @@ async function loadOlder(data: HistoryResult, state: Loaded, ctx: ViewContext): 
     const result = await ctx.call('pm_history', { id: data.id, limit: PAGE, patches: withPatches, cursor: state.nextCursor });
     const page = asHistoryResult(resultValue(result.structuredContent));
     if (result.isError || !page) throw new Error(result.content?.map((c) => c.text ?? '').join(' ') || 'pm_history returned no entries');
-    state.entries.push(...page.entries);
+    state.entries.unshift(...page.entries);
     state.nextCursor = page.nextCursor;
     state.loading = false;
     ctx.refresh(`older:${data.id}`);
@@ -95,7 +145,10 @@ export function renderHistory(data: HistoryResult, ctx: ViewContext): Node {
   let state = loaded.get(data);
   if (!state) loaded.set(data, (state = { entries: [...data.entries], nextCursor: data.nextCursor, loading: false, error: undefined }));
   const current = state;
-  const newestFirst = [...new Map(state.entries.map((e) => [e.seq, e])).values()].sort((a, b) => b.seq - a.seq).slice(0, MAX_DRAWN);
+  const before = new Map<string, unknown>();
+  const changes = state.entries.map((e) => (e.patch ? changedFields(e, before) : undefined));
+  const recorded = state.entries.map((entry, i) => ({ entry, changed: changes[i] }));
+  const newestFirst = recorded.reverse().slice(0, MAX_DRAWN);
   const more = data.total > newestFirst.length;
   const canLoad = more && state.nextCursor !== undefined && newestFirst.length < MAX_DRAWN && ctx.canCall('pm_history');
   const withPatches = data.entries.some((e) => e.patch);
@@ -120,7 +173,7 @@ export function renderHistory(data: HistoryResult, ctx: ViewContext): Node {
         { class: 'pm-actions' },
         h('button', { type: 'button', class: 'pm-button', 'data-focus': `patches:${data.id}`, onclick: () => ctx.drill({ title: `${data.id} changes`, tool: 'pm_history', args: { id: data.id, limit: Math.min(MAX_ENTRIES, Math.max(data.entries.length, 20)), patches: true }, parse: asHistoryResult, render: renderHistory, from: `patches:${data.id}` }) }, 'Show what each change did'),
       ),
-    newestFirst.length ? h('ol', { class: 'pm-timeline', reversed: true }, newestFirst.map(entryNode)) : h('p', { class: 'pm-muted' }, 'No changes recorded.'),
+    newestFirst.length ? h('ol', { class: 'pm-timeline', reversed: true }, newestFirst.map((e) => entryNode(e.entry, e.changed))) : h('p', { class: 'pm-muted' }, 'No changes recorded.'),
     canLoad &&
       h(
         'div',

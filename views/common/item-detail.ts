@@ -3,7 +3,8 @@ import { h, srOnly, type Child } from './dom.js';
 import { count, formatDate } from './format.js';
 import { renderDependencies } from './dependency-list.js';
 import { renderHistory } from './history-timeline.js';
-import { asGraphResult, asHistoryResult, asItemResult, type Item, type ItemResult } from './pm-data.js';
+import { renderMarkdown } from './markdown.js';
+import { asGraphResult, asHistoryResult, asItemResult, resultValue, type Item, type ItemResult } from './pm-data.js';
 import type { ViewContext } from './shell.js';
 import { itemLink, priorityBadge, statusBadge, truncationNote } from './widgets.js';
 
@@ -19,6 +20,33 @@ function section(title: string, ...content: Child[]): HTMLElement {
 function links(ctx: ViewContext, label: string, ids: readonly string[] | undefined): HTMLElement | false {
   if (!ids?.length) return false;
   return h('div', { class: 'pm-linkrow' }, h('span', { class: 'pm-muted' }, `${label}: `), ids.flatMap((id, i) => [i ? ', ' : '', itemLink(ctx, id, id, label)]));
+}
+
+/** Titles of items this page has looked up (a parent's title is not part of its child's pm_get result). */
+const titles = new Map<string, string>();
+const pending = new Set<string>();
+
+/**
+ * The parent as a link followed by its title, looked up once through pm_get when the view may
+ * call it; the title is filled in where it stands, so the page is not redrawn and focus stays.
+ */
+function parentLink(ctx: ViewContext, id: string): HTMLElement {
+  const known = titles.get(id);
+  const title = h('span', { class: 'pm-link-title' }, known ? ` ${known}` : '');
+  if (known === undefined && !pending.has(id) && ctx.canCall('pm_get')) {
+    pending.add(id);
+    ctx.call('pm_get', { id, comments: 0 }).then(
+      (result) => {
+        const found = asItemResult(resultValue(result.structuredContent));
+        if (result.isError || !found) return;
+        titles.set(id, found.item.title);
+        for (const el of document.querySelectorAll<HTMLElement>(`[data-parent-title="${CSS.escape(id)}"]`)) el.textContent = ` ${found.item.title}`;
+      },
+      () => undefined,
+    ).finally(() => pending.delete(id));
+  }
+  title.setAttribute('data-parent-title', id);
+  return h('div', { class: 'pm-linkrow' }, h('span', { class: 'pm-muted' }, 'Parent: '), itemLink(ctx, id, id, 'Parent'), title);
 }
 
 function header(item: Item, claimExpired: boolean): HTMLElement {
@@ -45,7 +73,7 @@ function description(item: Item): HTMLElement {
   const cut = body.length > MAX_BODY_CHARS;
   return section(
     'Description',
-    h('div', { class: 'pm-body' }, cut ? body.slice(0, MAX_BODY_CHARS) : body),
+    renderMarkdown(cut ? body.slice(0, MAX_BODY_CHARS) : body),
     cut && truncationNote(MAX_BODY_CHARS, body.length, 'character', `The whole description is in the item file .agents/pm/items/${item.id}.md.`),
   );
 }
@@ -73,7 +101,7 @@ function comments(data: ItemResult, ctx: ViewContext): HTMLElement {
       list.length < MAX_COMMENTS &&
       ctx.canCall('pm_get') &&
       h('div', { class: 'pm-actions' }, h('button', { type: 'button', class: 'pm-button', 'data-focus': focus, onclick: () => ctx.drill({ title: `${data.item.id} comments`, tool: 'pm_get', args: { id: data.item.id, comments: MAX_COMMENTS }, parse: asItemResult, render: renderItemDetail, from: focus }) }, `Show up to ${MAX_COMMENTS} comments`)),
-    list.length ? h('ol', { class: 'pm-comments' }, list.map((c) => h('li', null, h('p', { class: 'pm-muted' }, h('strong', null, c.author), ' · ', formatDate(c.at)), h('div', { class: 'pm-body' }, c.text)))) : h('p', { class: 'pm-muted' }, 'No comments.'),
+    list.length ? h('ol', { class: 'pm-comments' }, list.map((c) => h('li', null, h('p', { class: 'pm-muted' }, h('strong', null, c.author), ' · ', formatDate(c.at)), renderMarkdown(c.text)))) : h('p', { class: 'pm-muted' }, 'No comments.'),
   );
 }
 
@@ -99,12 +127,12 @@ export function renderItemDetail(data: ItemResult, ctx: ViewContext): Node {
     acceptance(item),
     section(
       'Links and dependencies',
-      hasLinks ? [links(ctx, 'Parent', item.parent ? [item.parent] : []), links(ctx, 'Waits for', item.blockedBy), links(ctx, 'Related', item.related)] : h('p', { class: 'pm-muted' }, 'No parent, blockers or related items.'),
+      hasLinks ? [item.parent && parentLink(ctx, item.parent), links(ctx, 'Waits for', item.blockedBy), links(ctx, 'Related', item.related)] : h('p', { class: 'pm-muted' }, 'No parent, blockers or related items.'),
       h(
         'div',
         { class: 'pm-actions' },
         ctx.canCall('pm_graph') && h('button', { type: 'button', class: 'pm-button', 'data-focus': `deps:${item.id}`, onclick: () => ctx.drill({ title: `${item.id} dependencies`, tool: 'pm_graph', args: { id: item.id, depth: 1 }, parse: asGraphResult, render: (g, c) => renderDependencies(g, item.id, c), from: `deps:${item.id}` }) }, 'Show blockers, blocked items and children'),
-        ctx.canCall('pm_history') && h('button', { type: 'button', class: 'pm-button', 'data-focus': `history:${item.id}`, onclick: () => ctx.drill({ title: `${item.id} history`, tool: 'pm_history', args: { id: item.id }, parse: asHistoryResult, render: renderHistory, from: `history:${item.id}` }) }, 'Show history'),
+        ctx.canCall('pm_history') && h('button', { type: 'button', class: 'pm-button', 'data-focus': `history:${item.id}`, onclick: () => ctx.drill({ title: `${item.id} history`, tool: 'pm_history', args: { id: item.id, patches: true }, parse: asHistoryResult, render: renderHistory, from: `history:${item.id}` }) }, 'Show history'),
       ),
     ),
     comments(data, ctx),

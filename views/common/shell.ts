@@ -55,6 +55,15 @@ export interface ViewSpec<T> {
   readonly describe?: (args: Readonly<Record<string, unknown>>) => string | undefined;
 }
 
+/** What each view shows, in words, under its title (tool names are for models, not for people). */
+const SUBTITLES: Record<PmMcpAppView, string> = {
+  context: 'The project at a glance',
+  board: 'Items by status',
+  item: 'One item in full',
+  graph: 'How items depend on each other',
+  history: 'Every recorded change',
+};
+
 type PageState = { kind: 'loading'; note: string } | { kind: 'ready'; node: () => Node } | { kind: 'error'; message: string; text: string } | { kind: 'cancelled'; reason: string | undefined };
 
 interface Page {
@@ -247,7 +256,7 @@ class Shell<T> {
     if (this.view.parentNode !== this.root) replaceChildren(this.root, this.view, this.live);
     replaceChildren(
       this.view,
-      h('header', { class: 'pm-head' }, h('h1', null, this.contract.title), h('p', { class: 'pm-sub' }, this.contract.tool, describe ? ` · ${describe}` : '')),
+      h('header', { class: 'pm-head' }, h('h1', null, this.contract.title), h('p', { class: 'pm-sub' }, SUBTITLES[this.contract.view], describe ? ` · ${describe}` : '')),
       depth > 1 &&
         h(
           'nav',

@@ -4,10 +4,16 @@ import { count, statusLabel } from '../common/format.js';
 import { asGraphResult, type GraphEdge, type GraphNode, type GraphResult } from '../common/pm-data.js';
 import type { ViewContext } from '../common/shell.js';
 import { budgetSentence, itemLink, openItem, statusBadge, truncationNote } from '../common/widgets.js';
-import { BAND_HEADING, LAYER_GAP, layoutGraph, type LayoutBox } from './graph-layout.js';
+import { BAND_HEADING, GAP_X, layoutGraph } from './graph-layout.js';
+import { groupsOf, routeEdge } from './graph-routes.js';
 
 /** Most nodes drawn (pm_graph's own maxNodes bound); past it, the rest is counted. */
 export const MAX_NODES = 200;
+/**
+ * Below this width a drawing cannot keep links apart (one card per row puts every link in the
+ * same margin), so the view shows the items and their links as a list instead.
+ */
+export const NARROW_WIDTH = 480;
 
 interface GraphState {
   selected: string | undefined;
@@ -23,6 +29,11 @@ if (typeof window !== 'undefined') {
     const width = availableWidth();
     if (Math.abs(width - lastWidth) > 8) rerender?.();
   });
+}
+
+function narrow(): boolean {
+  lastWidth = availableWidth();
+  return lastWidth < NARROW_WIDTH;
 }
 
 function availableWidth(): number {
@@ -52,33 +63,6 @@ function nodeDetails(node: GraphNode, edges: readonly GraphEdge[]): string {
   return `. ${parts.join(', ')}.`;
 }
 
-function edgePath(from: LayoutBox, to: LayoutBox): string {
-  const sx = from.x + from.w / 2;
-  const tx = to.x + to.w / 2;
-  if (to.y > from.y + from.h + LAYER_GAP) {
-    // A later row: down the gutter beside the boxes, then into the target from its side, so
-    // the link never seems to pass through the items of the rows in between.
-    const gx = Math.min(from.x, to.x) - 6;
-    const sy = from.y + from.h;
-    const ty = to.y + to.h / 2;
-    return `M${sx},${sy} V${sy + 10} H${gx} V${ty} H${to.x}`;
-  }
-  if (to.y > from.y + from.h) {
-    const sy = from.y + from.h;
-    const ty = to.y;
-    const mid = (sy + ty) / 2;
-    return `M${sx},${sy} C${sx},${mid} ${tx},${mid} ${tx},${ty}`;
-  }
-  // Same row, or upwards (a related link, or a link that closed a cycle): an arc beside the boxes.
-  const right = from.x <= to.x;
-  const x1 = right ? from.x + from.w : from.x;
-  const x2 = right ? to.x : to.x + to.w;
-  const y1 = from.y + from.h / 2;
-  const y2 = to.y + to.h / 2;
-  const bend = Math.min(40, Math.abs(x2 - x1) / 2 + 12);
-  return `M${x1},${y1} C${x1 + (right ? bend : -bend)},${y1 - bend} ${x2 + (right ? -bend : bend)},${y2 - bend} ${x2},${y2}`;
-}
-
 function legend(): HTMLElement {
   // Each swatch stays with its words when the legend wraps on a narrow screen.
   const entry = (kind: GraphEdge['kind'], label: string) => h('span', { class: 'pm-legend-item' }, h('span', { class: `pm-swatch pm-swatch-${kind}`, 'aria-hidden': 'true' }), label);
@@ -98,12 +82,14 @@ function drawing(nodes: readonly GraphNode[], edges: readonly GraphEdge[], focus
     defs.appendChild(marker);
   }
   lines.appendChild(defs);
-  for (const e of edges) {
+  const groups = groupsOf(layout.boxes, edges);
+  edges.forEach((e, lane) => {
     const from = byId.get(e.from);
     const to = byId.get(e.to);
-    if (!from || !to) continue;
-    lines.appendChild(svg('path', { d: edgePath(from, to), class: `pm-edge pm-edge-${e.kind}`, ...(e.kind !== 'related' ? { 'marker-end': `url(#pm-arrow-${e.kind})` } : {}) }));
-  }
+    if (!from || !to || from === to) return;
+    const d = routeEdge(from, to, groups.get(from.id) ?? [from, to], layout.boxes, GAP_X, lane);
+    lines.appendChild(svg('path', { d, class: `pm-edge pm-edge-${e.kind}`, 'data-from': e.from, 'data-to': e.to, ...(e.kind !== 'related' ? { 'marker-end': `url(#pm-arrow-${e.kind})` } : {}) }));
+  });
   const nodeById = new Map(nodes.map((n) => [n.id, n]));
   return h(
     'div',
@@ -162,16 +148,13 @@ function selection(id: string, nodes: readonly GraphNode[], edges: readonly Grap
   );
 }
 
-function asList(nodes: readonly GraphNode[], edges: readonly GraphEdge[], ctx: ViewContext): HTMLElement {
-  return h(
-    'details',
-    { class: 'pm-graph-list' },
-    h('summary', null, `Items and links as a list (${nodes.length})`),
-    h('ul', { class: 'pm-rows' }, nodes.map((n) => {
+function asList(nodes: readonly GraphNode[], edges: readonly GraphEdge[], ctx: ViewContext, open = false): HTMLElement {
+  const rows = h('ul', { class: 'pm-rows' }, nodes.map((n) => {
       const out = edges.filter((e) => e.from === n.id);
       return h('li', null, itemLink(ctx, n.id, n.id, 'list'), ' ', n.missing ? h('span', { class: 'pm-badge' }, 'missing') : statusBadge(n.status ?? 'unknown'), ' ', n.title ?? '', out.length > 0 && h('span', { class: 'pm-muted pm-out' }, ` — ${out.map((e) => `${KIND_LABEL[e.kind]} ${e.to}`).join('; ')}`));
-    })),
-  );
+    }));
+  if (open) return h('section', { class: 'pm-graph-list', 'aria-label': 'Items and links' }, rows);
+  return h('details', { class: 'pm-graph-list' }, h('summary', null, `Items and links as a list (${nodes.length})`), rows);
 }
 
 export function renderGraph(data: GraphResult, ctx: ViewContext): Node {
@@ -198,6 +181,10 @@ export function renderGraph(data: GraphResult, ctx: ViewContext): Node {
     h('h2', null, title, ` · ${count(nodes.length, 'item')}, ${count(edges.length, 'link')}`),
     (cutByTool || cutHere) &&
       truncationNote(nodes.length, total !== undefined && total > nodes.length ? total : undefined, 'item', how),
-    nodes.length === 0 ? h('p', { class: 'pm-muted' }, 'No items to draw.') : [legend(), state.selected && shown.has(state.selected) && selection(state.selected, nodes, edges, state, ctx), h('div', { class: 'pm-graph-scroll' }, drawing(nodes, edges, data.focus, state, ctx)), asList(nodes, edges, ctx)],
+    nodes.length === 0
+      ? h('p', { class: 'pm-muted' }, 'No items to draw.')
+      : narrow()
+        ? asList(nodes, edges, ctx, true)
+        : [legend(), state.selected && shown.has(state.selected) && selection(state.selected, nodes, edges, state, ctx), h('div', { class: 'pm-graph-scroll' }, drawing(nodes, edges, data.focus, state, ctx)), asList(nodes, edges, ctx)],
   );
 }

@@ -15,8 +15,12 @@ export const PM_MCP_APPS_SPEC_VERSION = '2026-01-26';
 export const PM_MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The deprecated flat tool `_meta` key hosts still read beside `_meta.ui.resourceUri` (MCP Apps 2026-01-26 §Resource Discovery). */
 export const PM_MCP_APP_LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
-/** Every view document stays below this many bytes (seed 000 "MCP Apps": bounded, self-contained views). */
-export const PM_MCP_APP_MAX_HTML_BYTES = 450_000;
+/**
+ * Every view document stays below this many bytes (seed 000 "MCP Apps": bounded, self-contained
+ * views). About 420 KB is the official `App` runtime, about 150 KB the CommonMark parser that
+ * renders bodies and comments (docs/APPS.md "Markdown").
+ */
+export const PM_MCP_APP_MAX_HTML_BYTES = 650_000;
 
 /** The five pm views. */
 export const PM_MCP_APP_VIEWS = ['context', 'board', 'item', 'graph', 'history'] as const;
@@ -47,11 +51,11 @@ const contract = (view: PmMcpAppView, tool: PmMcpToolName, title: string, descri
 
 /** The five contracts, in the order their tools are advertised. */
 export const PM_MCP_APP_CONTRACTS: readonly PmMcpAppContract[] = Object.freeze([
-  contract('context', 'pm_context', 'Project dashboard', 'Counts by status and type, the next ready item and why, active claims and recent changes (renders pm_context).', ['pm_get', 'pm_list']),
-  contract('board', 'pm_list', 'Board by status', 'The listed items as status columns, with paging and item detail (renders pm_list).', ['pm_list', 'pm_get']),
+  contract('context', 'pm_context', 'Project dashboard', 'Counts by status and type, the next ready item and why, active claims and recent changes (renders pm_context).', ['pm_get', 'pm_list', 'pm_graph', 'pm_history']),
+  contract('board', 'pm_list', 'Board by status', 'The listed items as status columns, with paging and item detail (renders pm_list).', ['pm_list', 'pm_get', 'pm_graph', 'pm_history']),
   contract('item', 'pm_get', 'Item detail', 'One item: description, acceptance criteria, comments, links and dependencies (renders pm_get).', ['pm_get', 'pm_graph', 'pm_history']),
-  contract('graph', 'pm_graph', 'Dependency graph', 'The hierarchy and dependency graph laid out in layers, with node detail (renders pm_graph).', ['pm_graph', 'pm_get']),
-  contract('history', 'pm_history', 'History timeline', "An item's receipts as a timeline: who changed it, when, how (renders pm_history).", ['pm_history', 'pm_get']),
+  contract('graph', 'pm_graph', 'Dependency graph', 'The hierarchy and dependency graph laid out in layers, with node detail (renders pm_graph).', ['pm_graph', 'pm_get', 'pm_history']),
+  contract('history', 'pm_history', 'History timeline', "An item's receipts as a timeline: who changed it, when, how (renders pm_history).", ['pm_history', 'pm_get', 'pm_graph']),
 ]);
 
 /** The contract whose view renders `tool`, if any. */

@@ -20,7 +20,9 @@ export const getCommand: CliCommand = {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
     const tracker = await services.tracker();
     const item = await tracker.get(id);
-    return { value: item, human: renderItem(item, tracker.leaseOf(item)) };
+    // A parent that is missing or unreadable is still named by its id (pm validate reports it).
+    const parentTitle = item.parent ? await tracker.get(item.parent).then((p) => p.title, () => undefined) : undefined;
+    return { value: item, human: renderItem(item, tracker.leaseOf(item), parentTitle) };
   },
 };
 

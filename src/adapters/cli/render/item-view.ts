@@ -3,13 +3,16 @@ import type { LeaseState } from '../../../domain/tracker/readiness.js';
 import type { MutationResult } from '../../../domain/tracker/receipt.js';
 import { columns, indent, lines, oneLine, shortTime } from './text.js';
 
-/** The full, readable picture of one item (`pm get`). */
-export function renderItem(item: Item, lease?: LeaseState): string {
+/**
+ * The full, readable picture of one item (`pm get`). `parentTitle` is the parent's title when
+ * the caller could read it (docs/CLI.md "pm get": the parent is shown with its title).
+ */
+export function renderItem(item: Item, lease?: LeaseState, parentTitle?: string): string {
   const facts: string[][] = [
     ['type', item.type], ['status', item.status], ['priority', `P${item.priority}`], ['revision', String(item.revision)],
   ];
   if (item.tags.length) facts.push(['tags', oneLine(item.tags.join(', '))]);
-  if (item.parent) facts.push(['parent', item.parent]);
+  if (item.parent) facts.push(['parent', parentTitle === undefined ? item.parent : `${item.parent}  ${oneLine(parentTitle)}`]);
   if (item.assignee) facts.push(['assignee', oneLine(item.assignee)]);
   if (item.claim) facts.push(['claim', lease?.state === 'expired' ? `${oneLine(item.claim.holder)}, expired ${shortTime(item.claim.expiresAt)} (pm next offers it to others)` : `${oneLine(item.claim.holder)} until ${shortTime(item.claim.expiresAt)}`]);
   if (item.blockedBy.length) facts.push(['blocked by', item.blockedBy.join(', ')]);

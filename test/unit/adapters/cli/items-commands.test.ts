@@ -49,6 +49,13 @@ describe('pm create / get', () => {
     expect(shown.stdout).toContain('  1. [ ] CLI.md exists');
   });
 
+  it('shows the parent with its title in the item view', async () => {
+    const cli = await cliHarness();
+    const parent = await cli.json<Created>(['create', 'Checkout redesign']);
+    const child = await cli.json<Created>(['create', 'Saved-card API', '--parent', parent.item.id]);
+    expect((await cli.run(['get', child.item.id])).stdout).toMatch(new RegExp(`parent: +${parent.item.id}  Checkout redesign\n`));
+  });
+
   it('reads the body from stdin or a file, never both', async () => {
     const cli = await cliHarness();
     expect((await cli.json<Created>(['create', 'A', '--body-file', '-'], { stdin: 'from stdin\n' })).item.body).toBe('from stdin');

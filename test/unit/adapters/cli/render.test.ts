@@ -32,6 +32,12 @@ describe('human renderers', () => {
     expect(renderItem({ ...item, body: '', comments: [], closure: undefined, acceptance: [] })).not.toMatch(/\n\n\n|Comments|Closed/);
   });
 
+  it('shows the parent with its title when it is known, and by id alone otherwise', () => {
+    const child = { ...item, parent: 'pm-par001' };
+    expect(renderItem(child, undefined, 'Checkout redesign')).toMatch(/  parent: +pm-par001  Checkout redesign\n/);
+    expect(renderItem(child)).toMatch(/  parent: +pm-par001\n/);
+  });
+
   it('says honestly when a mutation wrote nothing', () => {
     const base: MutationResult<Item> = { receipt, item, replayed: false, changed: true };
     expect(renderMutation('Updated', base)).toBe('Updated pm-abc123 "Fix login" (revision 4)\n  receipt rcpt-1\n');
