@@ -104,7 +104,13 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
   });
 }
 
-const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: {} });
+/**
+ * A patch operation's `value`: any JSON value, spelled out type by type so the schema carries a
+ * validation keyword (an empty `{}` schema is flagged by strict checkers such as the MCP
+ * Inspector's; docs/MCP.md "Portable schemas").
+ */
+const ANY_JSON_VALUE: JsonObject = { anyOf: ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type })) };
+const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: ANY_JSON_VALUE });
 const ENTRY_SCHEMA = outputObject(
   {
     seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, at: OUTPUT.str,

@@ -62,6 +62,16 @@ describe('pm_update', () => {
     const cleared = await h.call('pm_update', { id: ids.b, parent: null });
     expect(data(cleared).item).not.toHaveProperty('parent');
   });
+  test('clear removes parent and assignee; naming a field in clear and setting it is an isError result that writes nothing', async () => {
+    await h.tracker.update(ids.b, { assignee: 'bob' });
+    const cleared = await h.call('pm_update', { id: ids.b, clear: ['parent', 'assignee'] });
+    expect(data(cleared).item).not.toHaveProperty('parent');
+    expect(data(cleared).item).not.toHaveProperty('assignee');
+    const revision = (await h.tracker.get(ids.a)).revision;
+    expectToolError(await h.call('pm_update', { id: ids.a, parent: ids.epic, clear: ['parent'] }), /parent is both set and named in clear; send one of them \(invalid_input\)/);
+    expectToolError(await h.call('pm_update', { id: ids.a, clear: ['title'] }), /Invalid arguments for pm_update: clear/);
+    expect((await h.tracker.get(ids.a)).revision).toBe(revision);
+  });
   test('a stale expectedRevision is refused as an isError result', async () => {
     await h.tracker.comment(ids.a, 'someone else was faster');
     expectToolError(await h.call('pm_update', { id: ids.a, title: 'Mine', expectedRevision: 1 }), /is at revision 2, not 1: it changed since you read it; re-read and retry \(stale_revision\)/);
