@@ -113,7 +113,7 @@ const ANY_JSON_VALUE: JsonObject = { anyOf: ['string', 'number', 'boolean', 'obj
 const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: ANY_JSON_VALUE });
 const ENTRY_SCHEMA = outputObject(
   {
-    seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, at: OUTPUT.str,
+    seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, client: OUTPUT.str, at: OUTPUT.str,
     revisionBefore: OUTPUT.nullable(OUTPUT.int), revisionAfter: OUTPUT.nullable(OUTPUT.int),
     idempotencyKey: OUTPUT.str, patch: { type: 'array', items: PATCH_OP },
     verified: { type: 'boolean' },
@@ -150,6 +150,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         receiptId: e.receiptId,
         op: e.op,
         actor: e.actor,
+        ...(e.client ? { client: e.client } : {}),
         at: e.at,
         revisionBefore: e.revisionBefore,
         revisionAfter: e.revisionAfter,
@@ -162,7 +163,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         const entries = window.slice(window.length - n);
         const start = before - entries.length;
         const nextCursor = start > 0 ? encodeOffsetCursor('pm_history', key, start) : undefined;
-        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}${e.verified === false ? ' UNVERIFIED' : ''}`);
+        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor}${e.client ? ` via ${e.client}` : ''} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}${e.verified === false ? ' UNVERIFIED' : ''}`);
         const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
         const tail = [...(omitted ? [budgetLine(omitted)] : []), ...(nextCursor ? [`Older entries: cursor ${nextCursor}`] : [])];
         return { data: { id: args.id, entries, total: all.length, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) }, text: [head, ...lines, ...warning, ...tail].join('\n') };
