@@ -3,7 +3,7 @@ import { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
 import { createPmMcpMethodRegistry } from '../domain/mcp/methods/core-methods.js';
 import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
 import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
-import { mcpExtensionOffers, mcpLegacyExtensionIds, prepareMcpExtensions, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { mcpExtensionOffers, mcpLegacyExtensionIds, mcpLegacySessionExtensionIds, prepareMcpExtensions, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS } from '../domain/mcp/subscriptions/index.js';
 import { mcpSubscriptionsExtension } from '../domain/mcp/subscriptions/listen-method.js';
 import { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
@@ -55,6 +55,7 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           serverInfo: pmServerInfo(),
           extensions: mcpExtensionOffers([...own, ...extra]),
           legacyExtensions: mcpLegacyExtensionIds([...own, ...extra]),
+          legacySessionExtensions: mcpLegacySessionExtensionIds([...own, ...extra]),
           legacyLogging: true,
           prepare: () => prepareMcpExtensions([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,

@@ -46,6 +46,8 @@ export interface UpdateInput {
 /** Options every mutation takes: who acts, plus the optional guards. */
 export interface MutationOptions extends MutationGuards {
   readonly actor?: string;
+  /** The client software that carries the change, recorded on the receipt beside the actor (Receipt.client). */
+  readonly client?: string;
   /**
    * Refuse instead of warn: claiming an item with unfinished blockers, changing an item
    * somebody else has claimed (default: `strict` in config.yaml, else false).

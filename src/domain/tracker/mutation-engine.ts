@@ -281,6 +281,7 @@ export class MutationEngine {
       op: request.op,
       itemId,
       actor: request.actor,
+      ...(request.client ? { client: request.client } : {}),
       at: now,
       revisionBefore: current?.item.revision ?? null,
       revisionAfter: next?.revision ?? null,
@@ -302,7 +303,7 @@ export class MutationEngine {
   }
 
   private syntheticReceipt(request: MutationRequest, current: StoredItem): Receipt {
-    return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
+    return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, ...(request.client ? { client: request.client } : {}), at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
   }
 }
 

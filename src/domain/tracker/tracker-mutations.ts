@@ -223,7 +223,7 @@ export class TrackerMutations {
   }
 
   private mutate(partial: Omit<MutationRequest, 'actor' | 'expectedRevision' | 'idempotencyKey'>, options: MutationOptions, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
-    const request: MutationRequest = { ...partial, actor: this.actor(options), ...(options.expectedRevision !== undefined ? { expectedRevision: options.expectedRevision } : {}), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    const request: MutationRequest = { ...partial, actor: this.actor(options), ...(options.client ? { client: options.client } : {}), ...(options.expectedRevision !== undefined ? { expectedRevision: options.expectedRevision } : {}), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
     return this.parts.engine.run(request, apply);
   }
 

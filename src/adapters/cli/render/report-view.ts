@@ -22,7 +22,7 @@ export function renderInit(result: InitResult): string {
 export function renderHistory(id: string, entries: readonly HistoryEntry[], faults: readonly ChainFault[] = []): string {
   if (entries.length === 0 && faults.length === 0) return lines(`${id} has no recorded history.`);
   const bad = new Set(faults.map((f) => f.line));
-  const rows = entries.map((e) => [`#${e.seq}`, shortTime(e.at), e.actor, e.op, revisions(e), changedFields(e)]);
+  const rows = entries.map((e) => [`#${e.seq}`, shortTime(e.at), e.client ? `${e.actor} via ${e.client}` : e.actor, e.op, revisions(e), changedFields(e)]);
   const marked = columns(rows).map((l, i) => `  ${faults.length === 0 ? '' : bad.has(entries[i]!.seq) ? '! ' : '  '}${l}`);
   const warning = faults.length > 0 && [
     '',
