@@ -25,10 +25,10 @@ import type { MutationResult } from './receipt.js';
 import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
 import { TrackerPaths } from './tracker-paths.js';
-import { TrackerQueries, type TrackerContext, type Unreadable } from './tracker-queries.js';
+import { TrackerQueries, type LiveClaim, type TrackerContext, type Unreadable } from './tracker-queries.js';
 import { validateTracker, type ValidationReport } from './validate.js';
 
-export type { TrackerContext, Unreadable } from './tracker-queries.js';
+export type { LiveClaim, TrackerContext, Unreadable } from './tracker-queries.js';
 
 /** The ports a tracker needs from its host. */
 export interface TrackerPorts {
@@ -180,6 +180,11 @@ export class Tracker {
   /** A compact picture of the project: counts, what to do next, who holds what. */
   context(): Promise<TrackerContext> {
     return this.queries.context();
+  }
+
+  /** See {@link TrackerQueries.claimLeases}: the claims on unfinished items, live and lapsed, earliest expiry first. */
+  claimLeases(): Promise<LiveClaim[]> {
+    return this.queries.claimLeases();
   }
 
   /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */

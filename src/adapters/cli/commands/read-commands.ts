@@ -20,7 +20,9 @@ export const getCommand: CliCommand = {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
     const tracker = await services.tracker();
     const item = await tracker.get(id);
-    return { value: item, human: renderItem(item, tracker.leaseOf(item)) };
+    const lease = tracker.leaseOf(item);
+    // --json marks a lapsed claim as pm_get and the human view do (docs/CLI.md "pm get"): `claimExpired: true`, absent while live.
+    return { value: lease.state === 'expired' ? { ...item, claimExpired: true } : item, human: renderItem(item, lease) };
   },
 };
 

@@ -62,6 +62,18 @@ describe('claim-next, leases and takeovers', () => {
     expect((await tracker.verifiedHistory(item.id)).faults).toEqual([]);
   });
 
+  it('takes a lease in seconds (1 s to 7 days), and refuses one given in both units', async () => {
+    const { tracker } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'x' });
+    const claimed = await tracker.claimNext({}, { leaseSeconds: 2 }, { actor: 'bob' });
+    expect(claimed.item?.claim?.expiresAt).toBe('2026-03-01T10:00:02.000Z');
+    await expect(tracker.claim(item.id, { leaseSeconds: 0 }, { actor: 'bob' })).rejects.toThrow('lease must be 1 to 604800 seconds, got 0');
+    await expect(tracker.claim(item.id, { leaseSeconds: 604_801 }, { actor: 'bob' })).rejects.toThrow(/1 to 604800 seconds/);
+    const both = await tracker.claim(item.id, { leaseSeconds: 60, leaseMinutes: 1 }, { actor: 'bob' }).catch((e) => e);
+    expect(both.message).toBe('give the lease in minutes or in seconds, not both');
+    expect(both.data).toEqual({ field: 'leaseSeconds' });
+  });
+
   it('release returns the item to the pool: open, no claim, and no assignee that came with the claim', async () => {
     const { tracker } = await memoryTracker();
     const { item } = await tracker.create({ title: 'x' });
