@@ -89,7 +89,7 @@ export function pmCloseTool(deps: PmTrackerToolDeps) {
       const consent = deps.consent({ tool: 'pm_close', confirm, ctx });
       try {
         const result = await requestTracker(deps, ctx).close(id, { evidence, ...(as ? { as } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
-        return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result) };
+        return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
       } catch (error) {
         throw explainMcpConsent(error, 'pm_close');
       }

@@ -74,6 +74,24 @@ describe('claim-next, leases and takeovers', () => {
     expect(both.data).toEqual({ field: 'leaseSeconds' });
   });
 
+  it('warns on closing work somebody else holds a live claim on, and refuses it under strict (a lost lease)', async () => {
+    const { tracker, clock } = await memoryTracker();
+    const { item } = await tracker.create({ title: 'x' });
+    await tracker.claim(item.id, { leaseSeconds: 5 }, { actor: 'bob' });
+    clock.advance(6_000);
+    await tracker.claimNext({}, { leaseSeconds: 5 }, { actor: 'carol' }); // bob's lease ran out: carol took it over
+    const refused = await tracker.close(item.id, { evidence: 'bob finished late' }, { actor: 'bob', strict: true }).catch((e) => e);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect(refused.reason).toBe('claimed');
+    expect(refused.data).toMatchObject({ itemId: item.id, holder: 'carol', strict: true });
+    expect((await tracker.get(item.id)).status).toBe('in_progress');
+    const warned = await tracker.close(item.id, { evidence: 'closed anyway' }, { actor: 'bob' });
+    expect(warned.warnings).toEqual([expect.stringContaining(`${item.id} is claimed by carol until`)]);
+    const own = await tracker.create({ title: 'y' });
+    await tracker.claim(own.item.id, {}, { actor: 'bob' });
+    expect((await tracker.close(own.item.id, { evidence: 'done' }, { actor: 'bob', strict: true })).warnings).toBeUndefined();
+  });
+
   it('release returns the item to the pool: open, no claim, and no assignee that came with the claim', async () => {
     const { tracker } = await memoryTracker();
     const { item } = await tracker.create({ title: 'x' });
