@@ -101,7 +101,7 @@ export class Tracker {
       },
       lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     });
-    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, ready: () => this.ready(), config };
+    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, refreshOutsideBatch: () => this.sync.refresh(), ready: () => this.ready(), config };
     this.queries = new TrackerQueries(parts);
     this.mutations = new TrackerMutations(parts, (id) => this.queries.get(id));
   }

@@ -17,6 +17,22 @@ describe('claim-next, leases and takeovers', () => {
     expect(none.rationale).toContain('in progress under a live claim');
   });
 
+  it('chooses within one batch from the state its earlier changes left: distinct items, never one whose blocker the batch reopened', async () => {
+    const { tracker } = await memoryTracker();
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push((await tracker.create({ title: `w${n}`, priority: 2 })).item.id);
+    const done = await tracker.create({ title: 'blocker, closed', priority: 0 });
+    await tracker.close(done.item.id, { evidence: 'x' });
+    const waiting = await tracker.create({ title: 'waits on the blocker', priority: 0, blockedBy: [done.item.id] });
+    // One batch (all arrive in the same turn): the reopen comes first, so the claims after it must not take its dependant.
+    const [, ...claims] = await Promise.all([tracker.reopen(done.item.id, 'not done after all'), ...Array.from({ length: 8 }, (_, n) => tracker.claimNext({}, {}, { actor: `agent-${n}` }))]);
+    const won = claims.map((c) => c.item?.id).filter((id): id is string => id !== undefined);
+    expect(new Set(won).size).toBe(won.length);
+    expect(won).not.toContain(waiting.item.id);
+    expect(won.length).toBeGreaterThanOrEqual(5);
+    for (const id of won) expect((await tracker.historyOf(id)).filter((e) => e.op === 'claim')).toHaveLength(1);
+  });
+
   it('applies filters and skips items assigned to somebody else, and says nothing is ready with the counts', async () => {
     const { tracker } = await memoryTracker();
     await tracker.create({ title: 'bob’s', assignee: 'bob', tags: ['legal'] });
