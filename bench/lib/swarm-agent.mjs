@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // One agent of `npm run bench:swarm` (bench/swarm.mjs): a small process that takes work from pm
 // until none is left — claim → comment → close. Its one argument is a JSON config:
-//   { transport: 'http' | 'cli', url, pmBin, cwd, actor, leaseSeconds, loop: 'claim-next' | 'two-step' }
+//   { transport: 'http' | 'cli', url, pmBin, cwd, actor, leaseSeconds, loop: 'claim-next' | 'two-step', workMs? }
 // `claim-next` asks pm_next {claim:true} (CLI: pm next --claim); `two-step` is the loop agents
 // used before claim-next: pm_next, then pm_claim of what it named, which fails when another
 // agent claimed it in between (a wasted claim). It waits for a line on stdin before starting
 // (all agents start together), prints `claimed <id>` after every claim it won (the driver kills
 // some agents on such a line: mid-claim), and `stats <json>` when done. The driver checks the
-// invariants from the history files, never from what agents say.
+// invariants from the history files, never from what agents say. The tracker runs strict, so a
+// close after our lease was taken over is refused (`lost`).
 import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ import { createInterface } from 'node:readline';
 const config = JSON.parse(process.argv[2]);
 const VERSION = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: config.actor, version: '1.0.0' } };
-const stats = { actor: config.actor, claimMs: [], nextMs: [], claims: 0, wasted: 0, closed: 0, idle: 0, errors: [] };
+const stats = { actor: config.actor, claimMs: [], nextMs: [], claims: 0, wasted: 0, lost: 0, closed: 0, idle: 0, errors: [] };
 let requestId = 0;
 
 /** One tools/call over pm-mcp-http: the structured result, or `{ error }` for a tool or protocol error. */
@@ -61,8 +62,16 @@ const ops = config.transport === 'cli'
   };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** True when nothing is left for anybody: no open, ready, blocked or claimed item. */
-const drained = (counts) => counts && counts.open === 0 && counts.ready === 0 && counts.blocked === 0 && counts.claimed === 0;
+/**
+ * True when nothing is left for anybody. next's counts cover the candidates only (open items and
+ * expired claims): an item in progress under a live claim — perhaps of a killed agent, offered
+ * again once its lease runs out — is not among them, so a list of unfinished items decides.
+ */
+async function drained(counts) {
+  if (!counts || counts.open !== 0) return false;
+  const unfinished = config.transport === 'cli' ? await pm(['list', '--status', 'open,in_progress', '--limit', '1']) : await call('pm_list', { status: ['open', 'in_progress'], limit: 1 });
+  return !unfinished.error && unfinished.items.length === 0;
+}
 
 /** Takes one item: the claimed id, `null` when nothing is ready now, `undefined` when all is done. */
 async function take() {
@@ -72,13 +81,13 @@ async function take() {
     stats.claimMs.push(performance.now() - started);
     if (result.error) return void stats.errors.push(`claim-next: ${result.error}`) ?? null;
     if (result.item) return result.item.id;
-    return drained(result.counts) ? undefined : null;
+    return (await drained(result.counts)) ? undefined : null;
   }
   const started = performance.now();
   const next = await ops.next();
   stats.nextMs.push(performance.now() - started);
   if (next.error) return void stats.errors.push(`next: ${next.error}`) ?? null;
-  if (!next.item) return drained(next.counts) ? undefined : null;
+  if (!next.item) return (await drained(next.counts)) ? undefined : null;
   const claimStarted = performance.now();
   const claimed = await ops.claim(next.item.id);
   stats.claimMs.push(performance.now() - claimStarted);
@@ -105,8 +114,10 @@ async function work() {
     process.stdout.write(`claimed ${id}\n`);
     const commented = await ops.comment(id, `working on it (${config.actor})`);
     if (commented.error) stats.errors.push(`comment ${id}: ${commented.error}`);
+    if (config.workMs) await sleep(config.workMs * (0.5 + Math.random())); // the work itself (paced runs)
     const closed = await ops.close(id);
-    if (closed.error) stats.errors.push(`close ${id}: ${closed.error}`);
+    if (closed.error && /claimed by/.test(closed.error)) stats.lost++; // our lease ran out and was taken over: refused (strict)
+    else if (closed.error) stats.errors.push(`close ${id}: ${closed.error}`);
     else stats.closed++;
   }
 }
@@ -117,6 +128,8 @@ createInterface({ input: process.stdin }).once('line', async () => {
   } catch (error) {
     stats.errors.push(String(error?.stack ?? error));
   }
+  const cpu = process.cpuUsage();
+  stats.cpuMs = (cpu.user + cpu.system) / 1000;
   process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
   process.exit(0);
 });

@@ -15,11 +15,15 @@ import { newId, prng } from './dataset.mjs';
 const hasher = new NodeHasher();
 
 /**
- * Writes a tracker at `root` with `count` open items in chains of `chainLength` (item k of a
+ * Writes a tracker at `root` (strict: true) with `count` open items in chains of `chainLength` (item k of a
  * chain blocked by item k-1) and random priorities. Returns every id and each id's blockers.
  */
 export async function seedSwarmBacklog(root, count, chainLength) {
   await initTracker(new NodeFileSystem(), root);
+  // Agents sharing a backlog run strict (docs/TRACKER.md "Claims and leases"): one whose lease was taken over is refused its close.
+  const configFile = join(root, 'config.yaml');
+  const yaml = readFileSync(configFile, 'utf8');
+  writeFileSync(configFile, /^strict:/m.test(yaml) ? yaml.replace(/^strict:.*$/m, 'strict: true') : `${yaml.trimEnd()}\nstrict: true\n`);
   mkdirSync(join(root, 'items'), { recursive: true });
   mkdirSync(join(root, 'history'), { recursive: true });
   const random = prng(20261207);
@@ -65,7 +69,9 @@ function historyOf(root, id) {
  *   (no release or close between them) — must be 0; a claim after the lease ran out must be a
  *   recorded takeover (counted as takeovers);
  * - premature claims: an item claimed before every one of its blockers was closed — must be 0;
- * - closes: each item closed exactly once, by the holder of the claim before the close;
+ * - closes: each item closed exactly once, by an agent that claimed it, never while somebody
+ *   else held a live claim (bad closes); a close by an agent whose lease had run out and was
+ *   taken over, after the new holder's lease ran out too, is allowed and counted (late closes);
  * - unclosed: items without a close — must be 0 once the leases of killed agents ran out.
  */
 export function auditSwarm(root, ids, blockers) {
@@ -75,11 +81,12 @@ export function auditSwarm(root, ids, blockers) {
     const close = entries.find((e) => e.op === 'close');
     if (close) closedAt.set(id, close.at);
   }
-  const out = { claims: 0, doubleClaims: [], untoldTakeovers: [], takeovers: 0, prematureClaims: [], closes: 0, badCloses: [], unclosed: [] };
+  const out = { claims: 0, doubleClaims: [], untoldTakeovers: [], takeovers: 0, prematureClaims: [], closes: 0, badCloses: [], lateCloses: 0, unclosed: [] };
   for (const [id, entries] of histories) {
     let holder;
     let expiresAt;
     let closes = 0;
+    const claimers = new Set();
     for (const entry of entries) {
       if (entry.op === 'claim') {
         out.claims++;
@@ -94,12 +101,15 @@ export function auditSwarm(root, ids, blockers) {
         }
         holder = entry.actor;
         expiresAt = entry.expiresAt;
+        claimers.add(entry.actor);
       } else if (entry.op === 'release') {
         holder = undefined;
       } else if (entry.op === 'close') {
         closes++;
         out.closes++;
-        if (entry.actor !== holder) out.badCloses.push({ id, by: entry.actor, holder: holder ?? null });
+        if (!claimers.has(entry.actor)) out.badCloses.push({ id, by: entry.actor, problem: 'closed without ever claiming it' });
+        else if (holder !== undefined && holder !== entry.actor && entry.at < expiresAt) out.badCloses.push({ id, by: entry.actor, holder, until: expiresAt, problem: "closed under somebody else's live claim" });
+        else if (holder !== entry.actor) out.lateCloses++;
         holder = undefined;
       }
     }
