@@ -109,6 +109,14 @@ export class MutationEngine {
     await this.batch.flush();
   }
 
+  /**
+   * The running batch's staged items (their state after its earlier mutations, not yet on disk),
+   * for a check that reads the state without writing it first (claim-next, claim-next.ts).
+   */
+  stagedItems(): ReadonlyMap<string, Item | null> {
+    return this.batch.stagedItems();
+  }
+
   private async drain(): Promise<void> {
     const { locker, paths, lockTimeoutMs, clock } = this.deps;
     this.draining = true;

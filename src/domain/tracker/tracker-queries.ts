@@ -29,6 +29,13 @@ export interface TrackerContext {
   readonly unreadable: { id: string; message: string }[];
 }
 
+/** One claim: the item, its holder, when its lease runs (or ran) out (ISO time). */
+export interface LiveClaim {
+  readonly id: string;
+  readonly holder: string;
+  readonly expiresAt: string;
+}
+
 /**
  * The tracker's reads: single items and histories from the files, list/next/search/context
  * through the derived index (refreshed first, so a query never shows stale data; docs/TRACKER.md
@@ -115,6 +122,18 @@ export class TrackerQueries {
       const next = { ...found, item: found.item ? markLapsed(index, [found.item], now)[0]! : null };
       const recent = markLapsed(index, withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items), now);
       return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), expiredClaims: overview.expiredClaims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+    });
+  }
+
+  /**
+   * The claims on unfinished items, live and lapsed, earliest expiry first: what a lease timer
+   * waits for and what tells it a lease ran out (docs/MCP.md "Subscriptions").
+   */
+  async claimLeases(): Promise<LiveClaim[]> {
+    const { index, sync } = this.parts;
+    return sync.query(() => {
+      const { claims, expiredClaims } = index.overview(this.nowIso());
+      return [...expiredClaims, ...claims].map(({ id, holder, expiresAt }) => ({ id, holder, expiresAt }));
     });
   }
 

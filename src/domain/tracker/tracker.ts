@@ -26,10 +26,10 @@ import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
 import { confinedFileSystem } from './confined-file-system.js';
 import { TrackerPaths } from './tracker-paths.js';
-import { TrackerQueries, type TrackerContext, type Unreadable } from './tracker-queries.js';
+import { TrackerQueries, type LiveClaim, type TrackerContext, type Unreadable } from './tracker-queries.js';
 import { validateTracker, type ValidationReport } from './validate.js';
 
-export type { TrackerContext, Unreadable } from './tracker-queries.js';
+export type { LiveClaim, TrackerContext, Unreadable } from './tracker-queries.js';
 
 /** The ports a tracker needs from its host. */
 export interface TrackerPorts {
@@ -109,7 +109,7 @@ export class Tracker {
       },
       lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     });
-    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, ready: () => this.ready(), config };
+    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, refreshOutsideBatch: () => this.sync.refresh(), ready: () => this.ready(), config };
     this.queries = new TrackerQueries(parts);
     this.mutations = new TrackerMutations(parts, (id) => this.queries.get(id));
   }
@@ -188,6 +188,11 @@ export class Tracker {
   /** A compact picture of the project: counts, what to do next, who holds what. */
   context(): Promise<TrackerContext> {
     return this.queries.context();
+  }
+
+  /** See {@link TrackerQueries.claimLeases}: the claims on unfinished items, live and lapsed, earliest expiry first. */
+  claimLeases(): Promise<LiveClaim[]> {
+    return this.queries.claimLeases();
   }
 
   /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */

@@ -124,7 +124,7 @@ describe('the checker (negative controls)', () => {
       'pm-user/fake.md:2: PM_NOPE: neither an environment variable pm reads nor an SDK export',
       'pm-user/fake.md:3: pm claim --lease 30: missing <id>',
       "pm-user/fake.md:3: pm skills frobnicate: unexpected argument 'frobnicate'",
-      'pm-user/fake.md:3: pm_claim {"id":"pm-a1b2c3","holder":"x"}: unknown arguments holder; pm_claim takes id, leaseMinutes, force, renew, expectedRevision, idempotencyKey',
+      'pm-user/fake.md:3: pm_claim {"id":"pm-a1b2c3","holder":"x"}: unknown arguments holder; pm_claim takes id, leaseMinutes, leaseSeconds, force, renew, expectedRevision, idempotencyKey',
       expect.stringMatching(/^pm-user\/fake\.md:3: pm_close \{"id":"pm-a1b2c3"\}: rejected by the tool's schema: /),
       'pm-user/fake.md:4: SEP-2640@deadbeef: pm serves SEP-2640@a3e147ca2710f68214247aecc729731ee1ae8d03',
       'pm-user/fake.md:4: references/missing.md: the link names no file',

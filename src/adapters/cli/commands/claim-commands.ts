@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { parseWith } from '../argv.js';
-import { GUARD_OPTIONS, STRICT_OPTION, guardShape, guardsFrom, idArgument, integerValue } from '../argv-values.js';
+import { GUARD_OPTIONS, STRICT_OPTION, guardShape, guardsFrom, idArgument, leaseValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
 import { shortTime } from '../render/text.js';
 
 const claimSchema = z.object({
   id: idArgument,
-  lease: integerValue('lease', 1, 10080).optional(),
+  lease: leaseValue.optional(),
   force: z.boolean().optional(),
   renew: z.boolean().optional(),
   holder: z.string().min(1).max(200).optional(),
@@ -19,22 +19,22 @@ const claimSchema = z.object({
 export const claimCommand: CliCommand = {
   name: 'claim',
   summary: 'Claim an item for a while (sets in_progress and the assignee)',
-  description: 'A claim is a lease: it expires after --lease minutes (default from config.yaml, 120). Claiming again renews your own lease; --renew only renews (a heartbeat: exit 4 when you no longer hold the claim). An item claimed by somebody else is refused (exit 4) unless the lease expired (a takeover, recorded in history) or you pass --force. Claiming an item assigned to somebody else warns (refused with --strict). To take the best ready item in one step, use pm next --claim.',
+  description: 'A claim is a lease: it expires after --lease (minutes, or with a unit: 90s, 5m, 2h; default from config.yaml, 120 minutes). Claiming again renews your own lease; --renew only renews (a heartbeat: exit 4 when you no longer hold the claim). An item claimed by somebody else is refused (exit 4) unless the lease expired (a takeover, recorded in history) or you pass --force. Claiming an item assigned to somebody else warns (refused with --strict). To take the best ready item in one step, use pm next --claim.',
   args: [{ name: 'id' }],
   options: {
-    lease: { type: 'string', value: 'MIN', description: 'Lease length in minutes, 1-10080' },
+    lease: { type: 'string', value: 'LEN', description: 'Lease length: minutes (1-10080) or with a unit: 90s, 5m, 2h (at most 7 days)' },
     force: { type: 'boolean', description: "Take it even though somebody else's lease is still running" },
     renew: { type: 'boolean', description: 'Only renew your own lease (heartbeat); refused when you do not hold the claim' },
     holder: { type: 'string', value: 'NAME', description: 'Claim on behalf of NAME (default: the actor)' },
     ...STRICT_OPTION,
     ...GUARD_OPTIONS,
   },
-  examples: ['pm claim pm-a1b2c3', 'pm claim pm-a1b2c3 --lease 30 --holder agent-7', 'pm claim pm-a1b2c3 --renew'],
+  examples: ['pm claim pm-a1b2c3', 'pm claim pm-a1b2c3 --lease 30 --holder agent-7', 'pm claim pm-a1b2c3 --renew', 'pm claim pm-a1b2c3 --lease 90s'],
   async run(args, { services }) {
     const input = parseWith(claimSchema, { ...args.values, id: args.positionals[0] }, 'claim', ['id']);
     const result = await (await services.tracker()).claim(input.id, {
       ...(input.holder !== undefined ? { holder: input.holder } : {}),
-      ...(input.lease !== undefined ? { leaseMinutes: input.lease } : {}),
+      ...input.lease,
       ...(input.force ? { force: true } : {}),
       ...(input.renew ? { renew: true } : {}),
     }, { ...guardsFrom(input), ...(input.force ? { consent: () => true } : {}) }); // --force is the person's explicit consent to take the claim over

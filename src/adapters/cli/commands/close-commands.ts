@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseWith } from '../argv.js';
-import { GUARD_OPTIONS, guardShape, guardsFrom, idArgument } from '../argv-values.js';
+import { GUARD_OPTIONS, STRICT_OPTION, guardShape, guardsFrom, idArgument } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderMutation } from '../render/item-view.js';
 import { YES_OPTION, consentFor } from '../command-inputs.js';
@@ -10,6 +10,7 @@ const closeSchema = z.object({
   evidence: z.string({ error: 'required: say what shows the work is done (a commit, a passing test, a link)' }).trim().min(1, 'must not be empty'),
   cancel: z.boolean().optional(),
   yes: z.boolean().optional(),
+  strict: z.boolean().optional(),
   ...guardShape,
 });
 
@@ -17,12 +18,13 @@ const closeSchema = z.object({
 export const closeCommand: CliCommand = {
   name: 'close',
   summary: 'Close an item with evidence (or cancel it)',
-  description: "Closing needs evidence: what shows the work is done. Canceling an item somebody else holds a live claim on needs consent: --yes, or answer the prompt on a terminal (otherwise exit 6).",
+  description: "Closing needs evidence: what shows the work is done. Closing an item somebody else holds a live claim on warns (refused with --strict: an agent whose lease was taken over does not close the new holder's work). Canceling such an item needs consent: --yes, or answer the prompt on a terminal (otherwise exit 6).",
   args: [{ name: 'id' }],
   options: {
     evidence: { type: 'string', short: 'e', value: 'TEXT', description: 'What shows the work is done (required)' },
     cancel: { type: 'boolean', description: 'Mark it canceled instead of closed' },
     yes: YES_OPTION,
+    ...STRICT_OPTION,
     ...GUARD_OPTIONS,
   },
   examples: ['pm close pm-a1b2c3 --evidence "commit 4f2a9c1; test/login.test.ts passes"', 'pm close pm-a1b2c3 --cancel --evidence "superseded by pm-x9y8z7"'],
@@ -34,7 +36,7 @@ export const closeCommand: CliCommand = {
       { evidence: input.evidence, ...(input.cancel ? { as: 'canceled' as const } : {}) },
       { ...guardsFrom(input), ...(consent ? { consent } : {}) },
     );
-    return { value: result, human: renderMutation(input.cancel ? 'Canceled' : 'Closed', result) };
+    return { value: result, human: renderMutation(input.cancel ? 'Canceled' : 'Closed', result), ...(result.warnings ? { warnings: result.warnings } : {}) };
   },
 };
 

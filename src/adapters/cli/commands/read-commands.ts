@@ -20,9 +20,11 @@ export const getCommand: CliCommand = {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
     const tracker = await services.tracker();
     const item = await tracker.get(id);
+    const lease = tracker.leaseOf(item);
     // A parent that is missing or unreadable is still named by its id (pm validate reports it).
     const parentTitle = item.parent ? await tracker.get(item.parent).then((p) => p.title, () => undefined) : undefined;
-    return { value: item, human: renderItem(item, tracker.leaseOf(item), parentTitle) };
+    // --json marks a lapsed claim as pm_get and the human view do (docs/CLI.md "pm get"): `claimExpired: true`, absent while live.
+    return { value: lease.state === 'expired' ? { ...item, claimExpired: true } : item, human: renderItem(item, lease, parentTitle) };
   },
 };
 
