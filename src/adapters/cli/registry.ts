@@ -1,4 +1,5 @@
 import type { CliCommand } from './command.js';
+import { blockedCommand, readyCommand, treeCommand } from './commands/backlog-commands.js';
 import { claimCommand, releaseCommand } from './commands/claim-commands.js';
 import { closeCommand, reopenCommand } from './commands/close-commands.js';
 import { commentCommand } from './commands/comment-command.js';
@@ -24,7 +25,10 @@ export const COMMANDS: readonly CliCommand[] = [
   initCommand,
   contextCommand,
   nextCommand,
+  readyCommand,
+  blockedCommand,
   listCommand,
+  treeCommand,
   searchCommand,
   getCommand,
   createCommand,

@@ -43,6 +43,8 @@ export interface ItemSummary {
   readonly priority: number;
   readonly tags: readonly string[];
   readonly parent?: string;
+  /** The parent's title, where a query fills it in from the index (list and the backlog views: backlog-views.ts). */
+  readonly parentTitle?: string;
   readonly assignee?: string;
   readonly claimHolder?: string;
   /** True when the claim's lease has run out (readiness.ts markLapsed): next offers the item to others. */

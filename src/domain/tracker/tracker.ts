@@ -19,6 +19,7 @@ import type { Item } from './item.js';
 import type { ListQuery, ListResult } from './list-query.js';
 import { MutationEngine } from './mutation-engine.js';
 import type { NextQuery, NextResult } from './next-query.js';
+import type { BlockedResult, ReadyQuery, ReadyResult, TreeResult } from './backlog-views.js';
 import type { ClaimNextResult } from './claim-next.js';
 import { leaseOf, leaseState, type LeaseState } from './readiness.js';
 import type { MutationResult } from './receipt.js';
@@ -170,6 +171,21 @@ export class Tracker {
 
   next(query: NextQuery = {}): Promise<NextResult & Unreadable> {
     return this.queries.next(query);
+  }
+
+  /** See {@link TrackerQueries.readyItems}: every ready item for the caller, by next's rule and order. */
+  readyItems(query: ReadyQuery = {}): Promise<ReadyResult & Unreadable> {
+    return this.queries.readyItems(query);
+  }
+
+  /** See {@link TrackerQueries.blocked}: items held back by open blockers, with those blockers. */
+  blocked(query: ListQuery = {}): Promise<BlockedResult & Unreadable> {
+    return this.queries.blocked(query);
+  }
+
+  /** See {@link TrackerQueries.tree}: children and their progress. */
+  tree(rootId?: string): Promise<TreeResult & Unreadable> {
+    return this.queries.tree(rootId);
   }
 
   search(query: SearchQuery): Promise<SearchResult & Unreadable> {
