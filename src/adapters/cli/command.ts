@@ -170,6 +170,8 @@ export interface CommandOutcome {
   readonly exitCode?: number;
   /** Printed to stderr as `pm: warning: ...` (a change that went through but needs a look). */
   readonly warnings?: readonly string[];
+  /** The command wrote its output itself (a document on stdout: `pm export --stdout`); nothing more is printed, not even under --json. */
+  readonly written?: boolean;
 }
 
 /** A `pm` subcommand: its help, its options and what it does. */

@@ -8,7 +8,7 @@ import type { Locker } from '../../ports/locker.js';
 import type { TrackerConfig } from './config.js';
 import { readTrackerConfig } from './config-file.js';
 import type { ConsentProvider } from './consent.js';
-import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from './export.js';
+import { exportText, exportTrackerItems, type TrackerExport, type TrackerExportFormat, type TrackerExportText } from './export.js';
 import type { ChainFault, HistoryEntry } from './history.js';
 import { HistoryLog } from './history-log.js';
 import { IdempotencyLedger } from './idempotency-ledger.js';
@@ -209,6 +209,11 @@ export class Tracker {
   /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */
   async export(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExport> {
     return exportTrackerItems({ ...this.ports, paths: this.paths, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
+  }
+
+  /** The export document without writing a file (`pm export --stdout`; export.ts). */
+  async exportText(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExportText> {
+    return exportText({ clock: this.ports.clock, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
   }
 
   async validate(): Promise<ValidationReport> {
