@@ -16,7 +16,7 @@ import { UsageError } from './usage-error.js';
  */
 
 /** The ids positional of a command that accepts several items or a filter. */
-export const IDS_ARGUMENT: PositionalSpec = { name: 'id', variadic: true, optional: true };
+export const IDS_ARGUMENT: PositionalSpec = { name: 'id', variadic: true, orOption: 'filter' };
 
 /** `--filter KEY=VALUE`: the selection instead of ids. */
 export const FILTER_OPTION: Readonly<Record<string, OptionSpec>> = {
