@@ -117,7 +117,7 @@ export function outputObject(properties: Record<string, JsonObject>, required?: 
 
 /** `ItemSummary` (list, next, search, context). */
 export const SUMMARY_SCHEMA = outputObject(
-  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, parentTitle: str, assignee: str, claimHolder: str, claimExpired: { type: 'boolean' }, blockedBy: strList, activeBlockers: strList, updated: str, revision: int },
+  { id: str, title: str, type: str, status: str, priority: int, tags: strList, parent: str, assignee: str, claimHolder: str, claimExpired: { type: 'boolean' }, blockedBy: strList, activeBlockers: strList, updated: str, revision: int },
 );
 
 export const CLAIM_SCHEMA = outputObject({ holder: str, claimedAt: str, expiresAt: str });

@@ -43,7 +43,7 @@ export interface ItemSummary {
   readonly priority: number;
   readonly tags: readonly string[];
   readonly parent?: string;
-  /** The parent's title, where a query fills it in from the index (list and the backlog views: backlog-views.ts). */
+  /** The parent's title, where the CLI asks for it (`pm list`, `pm ready`, `pm blocked`, `pm tree`: backlog-views.ts); MCP summaries leave it out. */
   readonly parentTitle?: string;
   readonly assignee?: string;
   readonly claimHolder?: string;

@@ -10,6 +10,11 @@ import { markLapsed } from './readiness.js';
 import { assertId, type TrackerParts } from './tracker-parts.js';
 import { runBlockedQuery, runReadyQuery, runTreeQuery, withParentTitles, type BlockedResult, type ReadyQuery, type ReadyResult, type TreeNode, type TreeResult } from './backlog-views.js';
 
+/** How a list is shown: `parentTitles` adds each child's parent title from the index (`pm list`; docs/CLI.md "pm list"). */
+export interface ListOptions {
+  readonly parentTitles?: boolean;
+}
+
 /** The item files a query had to leave out because they do not parse (none: the key is absent). */
 export interface Unreadable {
   readonly unreadable?: { id: string; message: string }[];
@@ -50,12 +55,13 @@ export class TrackerQueries {
    * "no items"), show only the blockers still holding an item back, and name the item files
    * they had to leave out because they do not parse (`unreadable`, absent when there are none).
    */
-  async list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
+  async list(query: ListQuery = {}, options: ListOptions = {}): Promise<ListResult & Unreadable> {
     const { index, sync } = this.parts;
     await this.assertKnownFilters(query.status, query.type);
     return sync.query(() => {
       const result = runListQuery(index, query);
-      return { ...result, items: withParentTitles(index, markLapsed(index, withActiveBlockers(index, result.items), this.nowIso())), ...this.unreadable() };
+      const items = markLapsed(index, withActiveBlockers(index, result.items), this.nowIso());
+      return { ...result, items: options.parentTitles ? withParentTitles(index, items) : items, ...this.unreadable() };
     });
   }
 

@@ -27,7 +27,7 @@ import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
 import { confinedFileSystem } from './confined-file-system.js';
 import { TrackerPaths } from './tracker-paths.js';
-import { TrackerQueries, type TrackerContext, type Unreadable } from './tracker-queries.js';
+import { TrackerQueries, type ListOptions, type TrackerContext, type Unreadable } from './tracker-queries.js';
 import { validateTracker, type ValidationReport } from './validate.js';
 
 export type { TrackerContext, Unreadable } from './tracker-queries.js';
@@ -165,8 +165,8 @@ export class Tracker {
   }
 
   /** See {@link TrackerQueries.list}: filters checked, active blockers only, unreadable files named. */
-  list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
-    return this.queries.list(query);
+  list(query: ListQuery = {}, options: ListOptions = {}): Promise<ListResult & Unreadable> {
+    return this.queries.list(query, options);
   }
 
   next(query: NextQuery = {}): Promise<NextResult & Unreadable> {

@@ -70,7 +70,7 @@ export const listCommand: CliCommand = {
       ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
       ...(input.after !== undefined ? { after: input.after } : {}),
     };
-    const result = await tracker.list(query);
+    const result = await tracker.list(query, { parentTitles: true });
     await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderList(result) };
   },
