@@ -24,7 +24,7 @@ export const closeCommand: CliCommand = {
     cancel: { type: 'boolean', description: 'Mark it canceled instead of closed' },
     reason: { type: 'string', short: 'r', value: 'TEXT', description: 'With --cancel: why it is dropped (required to cancel)' },
     ...FILTER_OPTION,
-    yes: YES_OPTION,
+    yes: { ...YES_OPTION, description: 'Consent up front (canceling an item somebody else holds a live claim on) and skip the --filter confirmation; required when stdin is not a terminal' },
     ...GUARD_OPTIONS,
   },
   examples: ['pm close pm-a1b2c3 --evidence "commit 4f2a9c1; test/login.test.ts passes"', 'pm close pm-a1b2c3 --cancel --reason "superseded by pm-x9y8z7"', 'pm close pm-a1b2c3 pm-d4e5f6 -e "released in 2.4"', 'pm close --filter tag=spike --cancel --reason "spikes done" --yes'],

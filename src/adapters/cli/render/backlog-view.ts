@@ -1,13 +1,11 @@
 import type { BlockedResult, ReadyResult, TreeNode, TreeResult } from '../../../domain/tracker/backlog-views.js';
+import { explainNone } from '../../../domain/tracker/next-query.js';
 import { summaryTable } from './list-view.js';
 import { columns, indent, lines, oneLine, plural } from './text.js';
 
 /** `pm ready`: every ready item in next's order, each with why it is ready. */
 export function renderReady(result: ReadyResult): string {
-  if (result.items.length === 0) {
-    const { counts } = result;
-    return lines('Nothing is ready to start.', indent(`${counts.blocked} blocked by unfinished work, ${counts.claimed} claimed or assigned elsewhere, ${counts.containers} waiting on open children.`));
-  }
+  if (result.items.length === 0) return lines('Nothing is ready to start.', indent(result.counts.ready > 0 ? 'No ready item matches the filters.' : explainNone(result.counts)));
   const table = summaryTable(result.items);
   const rows = [table[0]!, ...result.items.flatMap((item, n) => [table[n + 1]!, `    why: ${item.reason}`])];
   const shown = result.items.length < result.total ? `${result.items.length} of ${result.total} ready items (--limit N for more)` : plural(result.total, 'ready item');

@@ -37,6 +37,13 @@ describe('pm ready', () => {
     expect(text).toContain('2 ready items; take the first with: pm next --claim');
   });
 
+  it('says why nothing is ready, as next does, or that the filters left nothing', async () => {
+    const empty = await cliHarness();
+    expect((await empty.run(['ready'])).stdout).toMatch(/^Nothing is ready to start\.\n  Nothing is open and no claim has expired/);
+    const { cli } = await backlog();
+    expect((await cli.run(['ready', '-p', '4'])).stdout).toBe('Nothing is ready to start.\n  No ready item matches the filters.\n');
+  });
+
   it('filters like list: priority, tag, parent, limit', async () => {
     const { cli, blocker, urgent } = await backlog();
     expect((await cli.json<ReadyResult>(['ready', '-p', '2'])).items.map((i) => i.id)).toEqual([blocker]);
