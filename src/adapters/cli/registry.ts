@@ -19,6 +19,7 @@ import { mcpRotateKeyCommand, mcpStatsCommand } from './commands/mcp-commands.js
 import { mergeCheckCommand, mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
+import { tagCommand } from './commands/tag-command.js';
 
 /** Every `pm` subcommand, in the order the general help lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CliCommand[] = [
   getCommand,
   createCommand,
   updateCommand,
+  tagCommand,
   editCommand,
   claimCommand,
   releaseCommand,

@@ -90,3 +90,14 @@ describe('pm close --cancel --reason', () => {
     expect(canceled.item).toMatchObject({ status: 'canceled', closure: { evidence: 'duplicate of pm-x' } });
   });
 });
+
+describe('pm tag', () => {
+  it('adds and removes tags on several items, one update each', async () => {
+    const { cli, ids } = await withItems('one', 'two');
+    const run = await cli.run(['tag', ...ids, '--add', 'backend,api', '--remove', 'work']);
+    expect(run.stdout).toMatch(/Tagged 2 of 2 items\.\n$/);
+    for (const id of ids) expect((await cli.tracker.get(id)).tags).toEqual(['backend', 'api']);
+    expect((await cli.json<Result>(['tag', ids[0]!, '-a', 'x'])).item.tags).toEqual(['backend', 'api', 'x']);
+    expect(((await cli.run(['tag', ids[0]!])).error as Error).message).toBe('nothing to do: give --add TAG or --remove TAG');
+  });
+});
