@@ -73,6 +73,9 @@ describe('several items at once (real process)', () => {
     expect(run.stdout).toContain('Failed pm-zzzzzz: no item pm-zzzzzz (exit 3)');
     expect(run.stdout).toMatch(/Claimed 2 of 3 items; 1 failed \(pm-zzzzzz\)\.\n$/);
     expect((await pmJson(dir, ['release', ids.cart!, ids.api!])).succeeded).toBe(2);
+    const tagged = await pm(dir, ['tag', ids.cart!, ids.button!, '--add', 'checkout']);
+    expect(tagged.stdout).toMatch(/Tagged 2 of 2 items\.\n$/);
+    expect((await pmJson(dir, ['list', '--tag', 'checkout'])).total).toBe(2);
   });
 
   it('refuses a --filter without a terminal unless --yes, then cancels each with the reason', async () => {
