@@ -26,6 +26,9 @@ export const priorityValue = z.string().transform((raw, ctx) => {
   return Number(match[1]);
 });
 
+/** Repeatable priorities, each also a comma list: `--priority 0,1 --priority P2`. */
+export const priorityList = commaList.pipe(z.array(priorityValue).optional());
+
 /** A whole number within [min, max], e.g. `--limit 20`. */
 export function integerValue(what: string, min: number, max: number) {
   return z.string().transform((raw, ctx) => {

@@ -122,7 +122,7 @@ describe('the checker (negative controls)', () => {
       'pm-user/fake.md:2: notAnExport(): notAnExport is not exported by @unbrained/pm-cli/sdk',
       'pm-user/fake.md:2: NOT_AN_EXPORT: NOT_AN_EXPORT is not exported by @unbrained/pm-cli/sdk',
       'pm-user/fake.md:2: PM_NOPE: neither an environment variable pm reads nor an SDK export',
-      'pm-user/fake.md:3: pm claim --lease 30: missing <id>',
+      'pm-user/fake.md:3: pm claim --lease 30: missing <id...> (or --filter)',
       "pm-user/fake.md:3: pm skills frobnicate: unexpected argument 'frobnicate'",
       'pm-user/fake.md:3: pm_claim {"id":"pm-a1b2c3","holder":"x"}: unknown arguments holder; pm_claim takes id, leaseMinutes, leaseSeconds, force, renew, expectedRevision, idempotencyKey',
       expect.stringMatching(/^pm-user\/fake\.md:3: pm_close \{"id":"pm-a1b2c3"\}: rejected by the tool's schema: /),

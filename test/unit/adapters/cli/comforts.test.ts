@@ -92,7 +92,7 @@ describe('pm completion', () => {
     const cli = await cliHarness();
     const bash = (await cli.run(['completion', 'bash'])).stdout;
     expect(bash).toContain('complete -o default -F _pm pm');
-    expect(bash).toMatch(/compgen -W "init context next list search get .*completion"/);
+    expect(bash).toMatch(/compgen -W "init context next ready blocked list tree search get .*completion"/);
     expect(bash).toMatch(/update\) flags="[^"]*--add-tag[^"]*--json/);
     expect(bash).toContain(`pm list --all --limit 500 --json 2>/dev/null | sed -n 's/^      "id": "\\([^"]*\\)",$/\\1/p'`);
     expect((await cli.run(['completion', 'zsh'])).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
