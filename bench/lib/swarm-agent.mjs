@@ -133,4 +133,8 @@ createInterface({ input: process.stdin }).once('line', async () => {
   process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
   process.exit(0);
 });
+// Warm up before saying ready: the first fetch of a process loads and compiles its HTTP client
+// (tens of ms of CPU), and 64 agents doing that at once on two cores would put their process
+// start-up, not pm, into claim-next's tail. One read-only call, not measured.
+if (config.transport === 'http') await call('pm_list', { limit: 1 });
 process.stdout.write('ready\n');
