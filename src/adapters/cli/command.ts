@@ -111,8 +111,10 @@ export interface CliIo {
 export interface CliEditor {
   /** Writes `text` to a new draft only the user can read, named `name`; resolves to its path. */
   createDraft(name: string, text: string): Promise<string>;
-  /** Runs the editor on `path` and waits for it; resolves to its exit code. */
-  edit(path: string): Promise<number>;
+  /** The editor the user configured ($VISUAL, else $EDITOR), or undefined when neither is set. */
+  readonly configured: string | undefined;
+  /** Runs `command` (a shell command line, e.g. `code --wait`) on `path` and waits for it; resolves to its exit code. */
+  edit(path: string, command: string): Promise<number>;
   /** Removes a draft (and the private directory createDraft made for it). */
   removeDraft(path: string): Promise<void>;
 }
