@@ -143,6 +143,10 @@ export interface OptionSpec {
   /** Placeholder shown in help, e.g. 'N' for `--limit N`. */
   readonly value?: string;
   readonly description: string;
+  /** An empty value means something (`--body ""` empties the body); otherwise it is refused, never ignored. */
+  readonly allowEmpty?: boolean;
+  /** What to do instead of passing an empty value, e.g. 'to remove the assignee, use --unassign'. */
+  readonly emptyHint?: string;
 }
 
 /** A positional argument; required unless `optional`, `variadic` takes the rest. */

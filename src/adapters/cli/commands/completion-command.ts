@@ -4,7 +4,7 @@ import { GLOBAL_OPTIONS } from '../argv.js';
 import type { CliCommand } from '../command.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
-const schema = z.object({ shell: z.enum(SHELLS, { error: `expected one of ${SHELLS.join(', ')}` }) });
+const schema = z.object({ shell: z.enum(SHELLS) });
 
 /** Item ids for completion: the ids of `pm list --all --json`, read without a JSON tool. */
 const IDS = `pm list --all --limit 500 --json 2>/dev/null | sed -n 's/^      "id": "\\([^"]*\\)",$/\\1/p'`;

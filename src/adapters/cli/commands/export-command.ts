@@ -3,7 +3,7 @@ import { TRACKER_EXPORT_FORMATS } from '../../../domain/tracker/export.js';
 import { parseWith } from '../argv.js';
 import type { CliCommand } from '../command.js';
 
-const schema = z.object({ format: z.enum(TRACKER_EXPORT_FORMATS, { error: `expected one of ${TRACKER_EXPORT_FORMATS.join(', ')}` }).default('json') });
+const schema = z.object({ format: z.enum(TRACKER_EXPORT_FORMATS).default('json') });
 
 /** `pm export`: every item to a new file in the runtime area (docs/TRACKER.md "Export"). */
 export const exportCommand: CliCommand = {

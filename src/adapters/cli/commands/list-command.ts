@@ -17,7 +17,7 @@ const schema = z.object({
   parent: z.string().optional(),
   text: z.string().optional(),
   all: z.boolean().optional(),
-  sort: z.enum(LIST_SORTS, { error: `expected one of ${LIST_SORTS.join(', ')}` }).optional(),
+  sort: z.enum(LIST_SORTS).optional(),
   asc: z.boolean().optional(),
   desc: z.boolean().optional(),
   limit: integerValue('limit', 1, MAX_LIST_LIMIT).optional(),

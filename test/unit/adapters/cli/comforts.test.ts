@@ -98,6 +98,6 @@ describe('pm completion', () => {
     expect((await cli.run(['completion', 'zsh'])).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
     const fish = (await cli.run(['completion', 'fish'])).stdout;
     expect(fish).toContain("complete -c pm -n '__fish_seen_subcommand_from list' -l mine");
-    expect(((await cli.run(['completion', 'tcsh'])).error as Error).message).toBe('<shell>: expected one of bash, zsh, fish');
+    expect(((await cli.run(['completion', 'tcsh'])).error as Error).message).toBe("<shell>: unknown value 'tcsh'; did you mean bash? expected one of: bash, zsh, fish");
   });
 });
