@@ -147,13 +147,24 @@ export interface OptionSpec {
   readonly allowEmpty?: boolean;
   /** What to do instead of passing an empty value, e.g. 'to remove the assignee, use --unassign'. */
   readonly emptyHint?: string;
+  /**
+   * What completes this option's value (`pm completion`), when its name does not say it: a
+   * closed set of words, or one of the tracker's sources. By name: --status, --type, --tag,
+   * --parent, --blocked-by… (completion/complete-words.ts).
+   */
+  readonly complete?: readonly string[] | CompletionSource;
 }
+
+/** Where a completed value comes from: the tracker's statuses, types, tags or item ids, or the file system. */
+export type CompletionSource = 'status' | 'type' | 'tag' | 'id' | 'assignee' | 'file' | 'none';
 
 /** A positional argument; required unless `optional`, `variadic` takes the rest. */
 export interface PositionalSpec {
   readonly name: string;
   readonly optional?: boolean;
   readonly variadic?: boolean;
+  /** What completes it, when its name does not say it (`id`, `ids` complete item ids). */
+  readonly complete?: readonly string[] | CompletionSource;
 }
 
 /** Raw argv values after parseArgs; each command validates them with its own zod schema. */
@@ -193,5 +204,12 @@ export interface CliCommand {
    * unknown `--tag` on update suggests `--add-tag`, not the edit-distance neighbour `--tags`.
    */
   readonly optionHints?: Readonly<Record<string, string>>;
+  /** Left out of the general help and of completion (the completion engine itself). */
+  readonly hidden?: boolean;
+  /**
+   * The command takes argv as it is, unparsed (only `--root`/`--actor` are read from it): the
+   * completion engine gets the half-typed command line of another command.
+   */
+  readonly rawArgs?: boolean;
   run(args: ParsedArgs, context: CliContext): Promise<CommandOutcome>;
 }

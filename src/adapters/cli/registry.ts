@@ -2,7 +2,7 @@ import type { CliCommand } from './command.js';
 import { claimCommand, releaseCommand } from './commands/claim-commands.js';
 import { closeCommand, reopenCommand } from './commands/close-commands.js';
 import { commentCommand } from './commands/comment-command.js';
-import { completionCommand } from './commands/completion-command.js';
+import { completeCommand, completionCommand } from './commands/completion-command.js';
 import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { editCommand } from './commands/edit-command.js';
@@ -58,7 +58,8 @@ export const COMMANDS: readonly CliCommand[] = [
   indexStopCommand,
   indexWatchCommand,
   uiCommand,
-  completionCommand(() => COMMANDS),
+  completionCommand,
+  completeCommand(() => COMMANDS),
 ];
 
 const byName = new Map<string, CliCommand>();

@@ -11,7 +11,7 @@ export const exportCommand: CliCommand = {
   summary: 'Write every item to a JSON or JSONL file in the runtime area',
   description: "Writes every item (open and closed, with comments and body), ordered by id, to a new file under .agents/pm/.runtime/exports/ (git-ignored) and prints its path, item count, size and sha256 digest. --format json (default) writes one document { format: \"pm-export\", version: 1, exportedAt, items }; jsonl writes one item per line. JSON: { format, path, items, bytes, digest, exportedAt }.",
   args: [],
-  options: { format: { type: 'string', value: 'F', description: 'json (default) or jsonl' } },
+  options: { format: { type: 'string', value: 'F', description: 'json (default) or jsonl', complete: TRACKER_EXPORT_FORMATS } },
   examples: ['pm export', 'pm export --format jsonl --json'],
   async run(args, { services }) {
     const { format } = parseWith(schema, { ...args.values }, 'export');

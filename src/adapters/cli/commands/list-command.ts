@@ -38,7 +38,7 @@ export const listCommand: CliCommand = {
     parent: { type: 'string', value: 'ID', description: 'Only children of ID' },
     text: { type: 'string', value: 'TEXT', description: 'Only items whose title or body contains TEXT (case-insensitive)' },
     all: { type: 'boolean', short: 'a', description: 'Include closed and canceled items' },
-    sort: { type: 'string', value: 'KEY', description: `Sort by ${LIST_SORTS.join(', ')} (default: priority)` },
+    sort: { type: 'string', value: 'KEY', description: `Sort by ${LIST_SORTS.join(', ')} (default: priority)`, complete: LIST_SORTS },
     asc: { type: 'boolean', description: 'Ascending order (default, except for updated)' },
     desc: { type: 'boolean', description: 'Descending order' },
     limit: { type: 'string', short: 'n', value: 'N', description: `Page size, 1-${MAX_LIST_LIMIT} (default: 50)` },
