@@ -75,10 +75,16 @@ function locate(words: readonly string[], commands: readonly CliCommand[]): { co
     }
     const group = words[i + 1] !== undefined ? find(`${word} ${words[i + 1]}`) : undefined;
     if (group) return { command: group, args: words.slice(i + 2) };
-    const command = find(word);
+    // A group with no command of its own (`index`, `mcp`) stands for its subcommands.
+    const command = find(word) ?? groupOnly(word, commands);
     return command ? { command, args: words.slice(i + 1) } : { args: [] };
   }
   return { args: [] };
+}
+
+function groupOnly(word: string, commands: readonly CliCommand[]): CliCommand | undefined {
+  if (!commands.some((c) => c.name.startsWith(`${word} `))) return undefined;
+  return { name: word, summary: `${word} commands`, args: [], options: {}, run: () => Promise.reject(new Error(`pm ${word} needs a subcommand`)) };
 }
 
 function topLevel(commands: readonly CliCommand[]): Candidate[] {

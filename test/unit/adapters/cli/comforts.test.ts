@@ -119,6 +119,8 @@ describe('pm __complete (the engine the completion scripts call)', () => {
     expect(await words('deps', '')).toEqual(expect.arrayContaining(['add', 'remove']));
     expect(await words('merge', '')).toEqual(['install', 'uninstall', 'check', 'fix-ids', 'driver']);
     expect(await words('skills', '')).toEqual(expect.arrayContaining(['list', 'show', 'check']));
+    expect(await words('index', '')).toEqual(['status', 'stop', 'watch']);
+    expect(await words('mcp', '')).toEqual(['rotate-key', 'stats']);
     expect(await words('list', '--st')).toEqual(['--status']);
     expect(await words('list', '-')).toEqual(expect.arrayContaining(['-a', '-n', '--all', '--json', '-h']));
     expect(await words('create', 'x', '-')).toEqual(expect.arrayContaining(['-p']));
