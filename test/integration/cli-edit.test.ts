@@ -152,7 +152,7 @@ describe('pm edit (real process, fake editor)', () => {
     expect(await readFile(join(s.dir, 'editor.log'), 'utf8')).toMatch(/^flag /);
     const empty = await s.pm(['edit', s.id, '--editor', ' ']);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("--editor: needs the editor's command");
+    expect(empty.stderr).toBe("pm: --editor: the value is empty (expected CMD) (see 'pm edit --help')\n");
   });
 
   it('--from-file FILE and --from-file - apply an edited item file without an editor, with the same checks', async () => {
