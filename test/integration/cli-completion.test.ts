@@ -9,8 +9,8 @@ import { useTempDir } from '../support/temp-dir.js';
 // fish, provisioned by scripts/install-shells.sh) and asked to complete half-typed command lines
 // over a real tracker: commands, subcommands, long and short flags, statuses, types, tags, ids.
 // bash runs its completion function as readline would (COMP_WORDS, COMP_CWORD), fish its own
-// `complete -C`; zsh runs the script's function with compsys's _describe and _files standing in
-// (they only work inside a completion widget), printing what they were given.
+// `complete -C`; zsh is an interactive shell with compinit, driven through zpty, and what it
+// lists after the TAB is read from its screen.
 jest.setTimeout(120_000);
 
 const BIN = fileURLToPath(new URL('../../bin/pm.cjs', import.meta.url));
@@ -56,15 +56,25 @@ describe('pm completion in bash, zsh and fish (real shells, real pm)', () => {
   /** What fish offers for `line`: its own `complete -C`, words only. */
   const fish = (s: Awaited<ReturnType<typeof setUp>>, line: string) => s.run(FISH!, ['--no-config', '-c', `pm completion fish | source; complete -C ${quote(line)}`]).then((out) => lines(out).map((l) => l.split('\t')[0]!));
 
-  /** What zsh's script hands compsys for `line`: `value:description` entries, or `files`. */
+  /**
+   * What zsh shows for `line` after a TAB: an interactive zsh with compinit, driven through
+   * zpty (compsys runs only inside a completion widget), its screen with escapes removed,
+   * from the TAB to the next prompt.
+   */
   const zsh = (s: Awaited<ReturnType<typeof setUp>>, line: string) => s.run(ZSH!, ['-f', '-c', `
-    _describe() { shift 3; print -rl -- "\${(@P)1}"; }
-    _files() { print files; }
-    compdef() { :; }
-    source <(pm completion zsh)
-    words=(\${(z)\${:-${quote(line)}}}); [[ ${quote(line)} == *" " ]] && words+=('')
-    CURRENT=\${#words}
-    _pm`]).then(lines);
+    zmodload zsh/zpty
+    zpty z zsh -f -i
+    zpty -w z 'PROMPT="> "; autoload -Uz compinit; compinit -u -D; source <(pm completion zsh); zstyle ":completion:*" list-prompt ""; zstyle ":completion:*" menu no; LISTMAX=10000; unsetopt listambiguous; print -r RE""ADY'
+    n=0
+    while zpty -r -t z chunk || { sleep 0.1; (( n++ < 300 )) }; do [[ $chunk == *READY* ]] && break; done
+    zpty -n -w z ${quote(line)}$'\t'
+    sleep 1
+    zpty -n -w z $'\x15'
+    zpty -w z 'print -r DO""NE'
+    out='' n=0
+    while zpty -r -t z chunk || { sleep 0.1; (( n++ < 300 )) }; do out+=$chunk; [[ $chunk == *DONE* ]] && break; done
+    zpty -d z
+    print -r -- "\${out%%DONE*}"`]).then((out) => out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/[\r\b]/g, ' '));
 
   it('bash completes commands, subcommands, flags and their values', async () => {
     const s = await setUp();
@@ -90,14 +100,17 @@ describe('pm completion in bash, zsh and fish (real shells, real pm)', () => {
     expect(await fish(s, 'pm get ')).toEqual([s.open, s.closed]);
   });
 
-  it('zsh hands compsys commands, subcommands, flags and values with descriptions', async () => {
+  it('zsh (compinit, a real completion widget) completes commands, subcommands, flags and values with descriptions', async () => {
     const s = await setUp();
-    expect(await zsh(s, 'pm li')).toEqual([expect.stringMatching(/^list:List items/)]);
-    expect(await zsh(s, 'pm deps ')).toEqual(expect.arrayContaining([expect.stringMatching(/^add:/), expect.stringMatching(/^remove:/)]));
-    expect(await zsh(s, 'pm list --status ')).toEqual(['draft', 'open', 'in_progress', 'blocked', 'closed', 'canceled']);
-    expect(await zsh(s, 'pm create x --type ')).toEqual(['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision']);
-    expect(await zsh(s, 'pm close ')).toEqual([`${s.open}:open · Open work`, `${s.closed}:closed · Finished`]);
-    expect(await zsh(s, 'pm edit x --from-file ')).toEqual(['files']);
+    expect(await zsh(s, 'pm li')).toContain('pm list ');
+    const words = async (line: string) => (await zsh(s, line)).split(/\s+/);
+    expect(await words('pm list --status ')).toEqual(expect.arrayContaining(['draft', 'open', 'in_progress', 'blocked', 'closed', 'canceled']));
+    expect(await words('pm create x --type ')).toEqual(expect.arrayContaining(['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision']));
+    expect(await words('pm update x --add-tag ')).toEqual(expect.arrayContaining(['auth', 'ui', 'zeta']));
+    expect(await words('pm deps ')).toEqual(expect.arrayContaining(['add', 'remove', s.open, s.closed]));
+    const ids = await zsh(s, 'pm close ');
+    expect(ids).toMatch(new RegExp(`${s.open} +-- open · Open work`));
+    expect(ids).toMatch(new RegExp(`${s.closed} +-- closed · Finished`));
   });
 });
 
