@@ -3,12 +3,13 @@ import { PmMcpDispatcher } from '../domain/mcp/dispatcher.js';
 import { createPmMcpMethodRegistry } from '../domain/mcp/methods/core-methods.js';
 import type { PmMcpMethodRegistry } from '../domain/mcp/method-registry.js';
 import type { PmMcpServerDescriptor } from '../domain/mcp/server-descriptor.js';
-import { mcpExtensionOffers, mcpLegacyExtensionIds, prepareMcpExtensions, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
+import { mcpExtensionOffers, mcpLegacyExtensionIds, mcpLegacySessionExtensionIds, prepareMcpExtensions, type PmMcpServerExtension } from '../domain/mcp/server-extension.js';
 import { PM_MCP_SUBSCRIPTION_SERVER_OPTIONS } from '../domain/mcp/subscriptions/index.js';
 import { mcpSubscriptionsExtension } from '../domain/mcp/subscriptions/listen-method.js';
 import { PmMcpSubscriptionRegistry } from '../domain/mcp/subscriptions/subscription-registry.js';
 import { PmMcpTrackerChangeSource } from '../domain/mcp-tracker/tracker-change-source.js';
 import { PmMcpSharedChangeSource } from '../domain/mcp-tracker/shared-change-source.js';
+import { PmMcpLeaseExpirySource } from '../domain/mcp-tracker/lease-expiry-source.js';
 import type { ChangeBus } from '../ports/change-bus.js';
 import { createPmTrackerMcpServer } from '../domain/mcp-tracker/tracker-server.js';
 import type { Tracker } from '../domain/tracker/tracker.js';
@@ -55,6 +56,7 @@ export const mcpModule = new ContainerModule(({ bind }) => {
           serverInfo: pmServerInfo(),
           extensions: mcpExtensionOffers([...own, ...extra]),
           legacyExtensions: mcpLegacyExtensionIds([...own, ...extra]),
+          legacySessionExtensions: mcpLegacySessionExtensionIds([...own, ...extra]),
           legacyLogging: true,
           prepare: () => prepareMcpExtensions([...own, ...extra]),
           ...PM_MCP_SUBSCRIPTION_SERVER_OPTIONS,
@@ -70,7 +72,9 @@ export const mcpModule = new ContainerModule(({ bind }) => {
       (server: PmMcpServerDescriptor, clock: Clock, fs: FileSystem, tracker: Tracker, own: readonly PmMcpServerExtension[], extra: readonly PmMcpServerExtension[], bus: ChangeBus | undefined) => {
         const files = new PmMcpTrackerChangeSource(fs, clock, tracker.paths.items);
         // Several instances: what the others announce, merged with the file watch (CLI writes).
-        const items = bus ? new PmMcpSharedChangeSource(files, bus) : files;
+        const shared = bus ? new PmMcpSharedChangeSource(files, bus) : files;
+        // Lease expiries write no file: this instance's own timer tells them (never announced on the bus).
+        const items = new PmMcpLeaseExpirySource(shared, () => tracker.claimLeases(), clock);
         return new PmMcpSubscriptionRegistry(server, clock, [items, ...[...own, ...extra].flatMap((extension) => extension.changeSources ?? [])]);
       },
       [IDS.McpServer, IDS.Clock, IDS.FileSystem, IDS.Tracker, IDS.PmExtensions, IDS.McpExtensions, IDS.ChangeBus],

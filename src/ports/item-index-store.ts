@@ -80,6 +80,8 @@ export interface IndexFilter {
   /** Status is none of these. */
   readonly excludeStatuses?: readonly string[];
   readonly types?: readonly string[];
+  /** Priority is one of these. */
+  readonly priorities?: readonly number[];
   /** The item carries every one of these tags. */
   readonly tagsAll?: readonly string[];
   readonly assignee?: string;
@@ -89,6 +91,11 @@ export interface IndexFilter {
   readonly blockedBy?: string;
   /** A substring (already lowercase) of the lowercased title or body. */
   readonly text?: string;
+  /**
+   * True: some blocker is missing from the index or has a status that is not terminal (the
+   * ReadinessQuery's blocked category, for any status); false: none is.
+   */
+  readonly blocked?: boolean;
 }
 
 /** The fields a page can be ordered by; `titleText` is the lowercased title. */

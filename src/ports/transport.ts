@@ -39,11 +39,14 @@ export type AdmissionDecision = { readonly admitted: true; readonly principal?: 
 
 /**
  * What a legacy client's `initialize` declared, as a transport carries it between requests
- * that share no connection (HTTP: a sealed `Mcp-Session-Id`): the revision and the client's identity.
+ * that share no connection (HTTP: a sealed `Mcp-Session-Id`): the revision, the client's
+ * identity, and the extensions the session negotiated with the client's declarations of them
+ * (e.g. MCP Apps; absent: none).
  */
 export interface LegacySessionState {
   readonly revision: string;
   readonly clientInfo: { readonly name: string; readonly version: string } | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** How one frame ended: answered; accepted without an answer (a notification or a posted response); refused by admission; cancelled. */

@@ -13,6 +13,7 @@ import { SeededIdSource } from '../../src/adapters/memory/seeded-id-source.js';
 import { NodeFileSystem } from '../../src/adapters/node/node-file-system.js';
 import { Tracker } from '../../src/domain/tracker/tracker.js';
 import { runToEnd, type Run } from '../support/child-processes.js';
+import { McpHttpProcesses, modernRequest, openSse, type LooseJson } from '../support/mcp-http.js';
 import { makeTempTracker, McpProcesses, modernMeta, PM_BIN, RawMcpClient } from '../support/mcp-stdio.js';
 import { openNodeTracker } from '../support/node-tracker.js';
 
@@ -32,8 +33,10 @@ async function pmJson<T = any>(cwd: string, args: string[], actor: string): Prom
 
 const trackers: { remove(): Promise<void> }[] = [];
 const stdio = new McpProcesses();
+const http = new McpHttpProcesses();
 afterAll(async () => {
   await stdio.killAll();
+  await http.killAll();
   await Promise.all(trackers.map((t) => t.remove()));
 });
 
@@ -78,6 +81,7 @@ describe('claim-next across processes', () => {
     const expiredAt = claimed.item.claim!.expiresAt;
 
     expect((await pm(dir, ['get', item.id], 'alice')).stdout).toMatch(/claim:\s+bob, expired .*pm next offers it to others/);
+    expect(await pmJson(dir, ['get', item.id], 'alice')).toMatchObject({ id: item.id, claim: { holder: 'bob', expiresAt: expiredAt }, claimExpired: true });
     expect((await pm(dir, ['list'], 'alice')).stdout).toContain('(claim by bob expired)');
     const context = await pmJson(dir, ['context'], 'alice');
     expect(context.claims).toEqual([]);
@@ -134,5 +138,35 @@ describe('claim-next across processes', () => {
     expect(viaCli.item.title).toBe('legal follow-up');
     expect((viaMcp.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({ item: null, counts: { ready: 0, claimed: 1 } });
     expect(mcp.problems()).toEqual([]);
+  });
+
+  it('tells a real two-second lease running out on a pm-mcp-http listen stream, with no file written', async () => {
+    const { dir, root } = await freshTracker();
+    const setup = await openNodeTracker(root);
+    const { item } = await setup.create({ title: 'short lease' });
+    await setup.dispose();
+    const server = await http.start(dir);
+    const listen = modernRequest('leases', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['pm://claims', `pm://items/${item.id}`] } });
+    const stream = await openSse(server.url, listen.body, listen.headers);
+    try {
+      await stream.waitFor((e) => e.method === 'notifications/subscriptions/acknowledged');
+      const updated = (uri: string, after = 0) => (e: LooseJson) => e.method === 'notifications/resources/updated' && e.params?.uri === uri && stream.events.indexOf(e) > after;
+      // Another process claims with a 2 s lease: its write is told first (the file watch).
+      const claimed = await pmJson(dir, ['claim', item.id, '--lease', '2s'], 'bob');
+      const expiresAt = Date.parse(claimed.item.claim.expiresAt);
+      expect(expiresAt - Date.parse(claimed.item.claim.claimedAt)).toBe(2_000);
+      const write = stream.events.indexOf(await stream.waitFor(updated('pm://claims')));
+      // Then the expiry, which writes nothing: the server's lease timer tells it.
+      const lapse = await stream.waitFor(updated('pm://claims', write), 10_000);
+      expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+      await stream.waitFor(updated(`pm://items/${item.id}`, write), 1_000);
+      expect(lapse.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 'leases' });
+      expect(await pmJson(dir, ['get', item.id], 'alice')).toMatchObject({ claimExpired: true });
+      const taken = await pmJson(dir, ['next', '--claim', '--lease', '5m'], 'alice');
+      expect(taken.receipt.takeover).toEqual({ from: 'bob', expiredAt: claimed.item.claim.expiresAt });
+    } finally {
+      stream.close();
+    }
+    expect(server.proc.stderr()).not.toMatch(/error/i);
   });
 });

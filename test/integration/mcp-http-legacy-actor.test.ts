@@ -1,9 +1,10 @@
 /**
  * Who a write over pm-mcp-http is recorded as (docs/MCP.md "Actor"): the authenticated
- * principal, else the client's declared identity (per request on the modern path; from
+ * principal (the token subject), else the configured actor; and apart from it, the client
+ * software that carried it (its declared identity: per request on the modern path; from
  * initialize on the legacy path, carried between sessionless POSTs by the sealed
- * `Mcp-Session-Id` pm returns), else the configured actor. Real pm-mcp-http processes; the
- * history files' lines are read back from disk.
+ * `Mcp-Session-Id` pm returns). Real pm-mcp-http processes; the history files' lines are read
+ * back from disk.
  */
 import { jest } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
@@ -38,14 +39,17 @@ function legacyCall(url: string, name: string, args: Record<string, unknown>, he
   return httpPost(url, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, { ...LEGACY, ...headers });
 }
 
-/** The actors of an item's history lines, read from its history file. */
+/** The actor (and client, when recorded) of an item's history lines, read from its history file. */
 async function historyActors(dir: string, id: string): Promise<string[]> {
   const text = await readFile(join(dir, '.agents', 'pm', 'history', `${id}.jsonl`), 'utf8');
-  return text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { actor: string }).actor);
+  return text.split('\n').filter(Boolean).map((line) => {
+    const entry = JSON.parse(line) as { actor: string; client?: string };
+    return entry.client ? `${entry.actor} via ${entry.client}` : entry.actor;
+  });
 }
 
 describe('actor attribution over sessionless HTTP', () => {
-  test('a legacy client that echoes the Mcp-Session-Id of its initialize is recorded as itself; without it, as the configured actor', async () => {
+  test('a legacy client that echoes the Mcp-Session-Id of its initialize is recorded as the client beside the configured actor; without it, the actor alone', async () => {
     const { url, dir } = await server();
     const init = await initialize(url, 'legacy-http-client');
     expect(init.status).toBe(200);
@@ -55,17 +59,18 @@ describe('actor attribution over sessionless HTTP', () => {
     expect((await httpPost(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...LEGACY, 'Mcp-Session-Id': session })).status).toBe(202);
 
     const withSession = await legacyCall(url, 'pm_create', { title: 'legacy with session' }, { 'Mcp-Session-Id': session });
-    expect(withSession.body!.result.structuredContent.receipt.actor).toBe('legacy-http-client');
+    expect(withSession.body!.result.structuredContent.receipt).toMatchObject({ actor: 'configured-actor', client: 'legacy-http-client/1.2.3' });
     const withoutSession = await legacyCall(url, 'pm_create', { title: 'legacy without session' });
     expect(withoutSession.body!.result.structuredContent.receipt.actor).toBe('configured-actor');
+    expect(withoutSession.body!.result.structuredContent.receipt).not.toHaveProperty('client');
     const id = withSession.body!.result.structuredContent.item.id as string;
     await legacyCall(url, 'pm_comment', { id, text: 'second write, same session' }, { 'Mcp-Session-Id': session });
-    expect(await historyActors(dir, id)).toEqual(['legacy-http-client', 'legacy-http-client']);
+    expect(await historyActors(dir, id)).toEqual(['configured-actor via legacy-http-client/1.2.3', 'configured-actor via legacy-http-client/1.2.3']);
     expect(await historyActors(dir, withoutSession.body!.result.structuredContent.item.id as string)).toEqual(['configured-actor']);
 
     // The modern path: the request's own clientInfo.
     const modern = modernRequest(nextId++, 'tools/call', { name: 'pm_create', arguments: { title: 'modern' } });
-    expect((await httpPost(url, modern.body, modern.headers)).body!.result.structuredContent.receipt.actor).toBe('http-test'); // modernRequest's clientInfo name
+    expect((await httpPost(url, modern.body, modern.headers)).body!.result.structuredContent.receipt).toMatchObject({ actor: 'configured-actor', client: expect.stringMatching(/^http-test\//) }); // modernRequest's clientInfo name
   });
 
   test('a forged, altered or malformed Mcp-Session-Id on a legacy request is 404 (an ended session); modern requests never read it', async () => {
@@ -93,7 +98,7 @@ describe('actor attribution over sessionless HTTP', () => {
     expect(deleted.status).toBe(405);
     expect(deleted.headers.allow).toBe('POST');
     // The session still works afterwards (nothing was ended).
-    expect((await legacyCall(url, 'pm_create', { title: 'after delete' }, { 'Mcp-Session-Id': session })).body!.result.structuredContent.receipt.actor).toBe('honest');
+    expect((await legacyCall(url, 'pm_create', { title: 'after delete' }, { 'Mcp-Session-Id': session })).body!.result.structuredContent.receipt.client).toBe('honest/1.2.3');
   });
 
   test('the authenticated principal wins over the session identity and the configured actor', async () => {
@@ -106,7 +111,7 @@ describe('actor attribution over sessionless HTTP', () => {
     expect(session).toMatch(/^pms1\./);
     const created = await legacyCall(url, 'pm_create', { title: 'by alice' }, { ...auth, 'Mcp-Session-Id': session });
     expect(created.body!.result.structuredContent.receipt.actor).toBe('alice');
-    expect(await historyActors(dir, created.body!.result.structuredContent.item.id as string)).toEqual(['alice']);
+    expect(await historyActors(dir, created.body!.result.structuredContent.item.id as string)).toEqual(['alice via legacy-with-token/1.2.3']);
   });
 
   test('with the legacy adapter off no session is issued and the header is not read', async () => {

@@ -666,7 +666,7 @@ describe('official MCP clients over HTTP', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('pm_get');
       const created = (await client.callTool({ name: 'pm_create', arguments: { title: 'from the v2 client' } })) as { structuredContent: { item: { id: string }; receipt: { actor: string } } };
-      expect(created.structuredContent.receipt.actor).toBe('v2-http');
+      expect(created.structuredContent.receipt).toMatchObject({ client: 'v2-http/2.0.0' });
       const id = created.structuredContent.item.id;
       const got = (await client.callTool({ name: 'pm_get', arguments: { id } })) as { isError?: boolean; structuredContent: { item: { title: string } } };
       expect(got.isError).toBeFalsy();
@@ -692,7 +692,7 @@ describe('official MCP clients over HTTP', () => {
       expect(context.structuredContent.idPrefix).toBe('pm');
       const created = (await client.callTool({ name: 'pm_create', arguments: { title: 'from the v1 client' } })) as unknown as { structuredContent: { item: { id: string }; receipt: { actor: string } } };
       // The SDK echoes the Mcp-Session-Id, which carries its initialize identity: the write is the client's.
-      expect(created.structuredContent.receipt.actor).toBe('v1-http');
+      expect(created.structuredContent.receipt).toMatchObject({ client: 'v1-http/1.0.0' });
       const got = (await client.callTool({ name: 'pm_get', arguments: { id: created.structuredContent.item.id } })) as unknown as { structuredContent: { item: { title: string } } };
       expect(got.structuredContent.item.title).toBe('from the v1 client');
       await expect(client.ping()).resolves.toEqual({});

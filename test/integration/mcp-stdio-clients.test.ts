@@ -85,8 +85,10 @@ async function exercise(client: ClientLike, s: Session): Promise<string> {
   expect(structured).toMatchObject({ item: { title, status: 'open', priority: 1, revision: 1 }, receipt: { op: 'create', revisionAfter: 1 } });
   const id = structured.item.id;
   expect(id).toMatch(/^pm-[a-z0-9]+$/);
-  // The actor is the client's declared identity (initialize on the legacy path, _meta on the modern one).
-  expect(structured.receipt.actor).toBe(s.clientName);
+  // The client's declared identity (initialize on the legacy path, _meta on the modern one) is
+  // recorded as the client software, beside the actor (PM_ACTOR or the OS user).
+  expect(structured.receipt.client).toMatch(new RegExp(`^${s.clientName}/`));
+  expect(structured.receipt.actor).not.toBe(s.clientName);
   const text = created.content.find((c) => c.type === 'text')?.text ?? '';
   if (s.era === 'legacy') expect(JSON.parse(text)).toEqual(structured); // legacy: duplicated JSON text beside structuredContent
   else expect(text).toContain(id); // modern: a readable rendering

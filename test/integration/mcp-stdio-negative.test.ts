@@ -290,10 +290,11 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       expect(badTrace!.error).toMatchObject({ code: -32602, data: { field: 'traceparent' } });
       for (const ok of [tracedCreate, plainCreate, droppedTrace, plainContext, anonymous]) expect(ok!.result).toMatchObject({ resultType: 'complete' });
       expect(droppedTrace!.result!.isError).toBeFalsy();
-      // Request-local context: each mutation records the identity of its own request only.
-      expect(tracedCreate!.result!.structuredContent).toMatchObject({ receipt: { actor: 'traced-client' } });
-      expect(plainCreate!.result!.structuredContent).toMatchObject({ receipt: { actor: 'plain-client' } });
+      // Request-local context: each mutation records the client identity of its own request only.
+      expect(tracedCreate!.result!.structuredContent).toMatchObject({ receipt: { actor: 'env-actor', client: 'traced-client/1.0.0' } });
+      expect(plainCreate!.result!.structuredContent).toMatchObject({ receipt: { actor: 'env-actor', client: 'plain-client/1.0.0' } });
       expect(anonymous!.result!.structuredContent).toMatchObject({ receipt: { actor: 'env-actor' } });
+      expect((anonymous!.result!.structuredContent as { receipt: object }).receipt).not.toHaveProperty('client');
       // Trace values are never written back, to that request or to any other.
       for (const line of c.proc.lines) {
         expect(line).not.toContain('4bf92f3577b34da6a3ce929d0e0e4736');
@@ -363,16 +364,17 @@ describe('pm-mcp negative controls over raw JSON lines', () => {
       await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy-host', version: '9' } });
       c.notify('notifications/initialized');
       const after = await c.request('tools/call', { name: 'pm_create', arguments: { title: 'after initialize' } });
-      expect(after.result).toMatchObject({ structuredContent: { receipt: { actor: 'legacy-host' } } });
+      expect(after.result).toMatchObject({ structuredContent: { receipt: { actor: 'env-actor', client: 'legacy-host/9' } } });
       // ...but never for modern ones, which carry their own (or none).
       const modernNamed = await c.request('tools/call', { name: 'pm_create', arguments: { title: 'modern named' }, _meta: modernMeta({}, 'modern-host') });
-      expect(modernNamed.result).toMatchObject({ resultType: 'complete', structuredContent: { receipt: { actor: 'modern-host' } } });
+      expect(modernNamed.result).toMatchObject({ resultType: 'complete', structuredContent: { receipt: { actor: 'env-actor', client: 'modern-host/1.0.0' } } });
       const modernAnonymous = await c.request('tools/call', {
         name: 'pm_create',
         arguments: { title: 'modern anonymous' },
         _meta: { [MCP_META.protocolVersion]: PM_MCP_PROTOCOL_VERSION, [MCP_META.clientCapabilities]: {} },
       });
       expect(modernAnonymous.result).toMatchObject({ resultType: 'complete', structuredContent: { receipt: { actor: 'env-actor' } } });
+      expect((modernAnonymous.result!.structuredContent as { receipt: object }).receipt).not.toHaveProperty('client');
       // No session id anywhere.
       for (const line of c.proc.lines) expect(line.toLowerCase()).not.toContain('sessionid');
       await endAndExit(c.proc);

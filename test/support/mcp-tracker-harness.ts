@@ -10,7 +10,7 @@ import type { OutboundMessage } from '../../src/ports/message-sink.js';
 import type { TransportFacts } from '../../src/ports/transport.js';
 import { MemoryMacKeyStore } from '../../src/adapters/memory/memory-mac-key-store.js';
 import { MemoryReplayLedger } from '../../src/adapters/memory/memory-replay-ledger.js';
-import { createPmMcpMethodRegistry, mcpExtensionOffers, PmMcpDispatcher, PmMcpRequestStateSealer, prepareMcpExtensions, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
+import { createPmMcpMethodRegistry, mcpExtensionOffers, mcpLegacyExtensionIds, mcpLegacySessionExtensionIds, PmMcpDispatcher, PmMcpRequestStateSealer, prepareMcpExtensions, type JsonRpcId, type PmMcpConnection, type PmMcpServerDescriptor, type PmMcpServerExtension } from '../../src/domain/mcp/index.js';
 import { createPmTrackerMcpServer, type PmTrackerMcpServerOptions } from '../../src/domain/mcp-tracker/index.js';
 import { checkMcpMessage, type McpSchemaRevision } from './mcp-schema.js';
 import { MODERN_META } from './mcp-fake-server.js';
@@ -75,7 +75,7 @@ export class TrackerMcpHarness {
     const env = await memoryTracker(configYaml ? { configYaml } : {});
     const tracker = wrap ? wrap(env.tracker) : env.tracker;
     const extensions = serverExtensions?.(env) ?? [];
-    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...(extensions.length ? { extensions: mcpExtensionOffers(extensions) } : {}), ...rest });
+    const server = createPmTrackerMcpServer({ tracker, fs: env.fs, serverInfo: TRACKER_SERVER_INFO, profile: 'full', ...(extensions.length ? { extensions: mcpExtensionOffers(extensions), legacyExtensions: mcpLegacyExtensionIds(extensions), legacySessionExtensions: mcpLegacySessionExtensionIds(extensions) } : {}), ...rest });
     await prepareMcpExtensions(extensions);
     return new TrackerMcpHarness(env, server, extensions);
   }

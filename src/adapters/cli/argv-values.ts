@@ -32,6 +32,9 @@ export const priorityValue = z.string().transform((raw, ctx) => {
   return Number(match[1]);
 });
 
+/** Repeatable priorities, each also a comma list: `--priority 0,1 --priority P2`. */
+export const priorityList = commaList.pipe(z.array(priorityValue).optional());
+
 /** A whole number within [min, max], e.g. `--limit 20`. */
 export function integerValue(what: string, min: number, max: number) {
   return z.string().transform((raw, ctx) => {
@@ -43,6 +46,27 @@ export function integerValue(what: string, min: number, max: number) {
     return n;
   });
 }
+
+/** A lease length as the claim input takes it: whole minutes or seconds. */
+export type LeaseLength = { readonly leaseMinutes: number } | { readonly leaseSeconds: number };
+
+const LEASE_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+/**
+ * `--lease` (docs/CLI.md "pm claim"): plain minutes as always (`30`), or a number with a unit —
+ * `90s`, `5m`, `2h` — for leases shorter than a minute or not whole minutes (1 s to 7 days).
+ */
+export const leaseValue = z.string().transform((raw, ctx): LeaseLength => {
+  const text = raw.trim();
+  const match = /^(\d+)([smh])?$/.exec(text);
+  const n = match ? Number(match[1]) : NaN;
+  const seconds = match?.[2] ? n * LEASE_UNIT_SECONDS[match[2]]! : n * 60;
+  if (!match || !Number.isSafeInteger(n) || n < 1 || seconds > 604_800) {
+    ctx.addIssue({ code: 'custom', message: `invalid lease '${raw}': expected minutes (1-10080) or a number with a unit, e.g. 90s, 5m, 2h (at most 7 days)` });
+    return z.NEVER;
+  }
+  return match[2] === undefined ? { leaseMinutes: n } : { leaseSeconds: seconds };
+});
 
 /** Repeatable `--set key=value`: returns [key, rawValue] pairs (coerced later against config). */
 export const keyValueList = z.array(z.string()).optional().transform((values, ctx) => {

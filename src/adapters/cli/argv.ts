@@ -64,7 +64,7 @@ export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args' | 'op
   }
   const globals = globalsFrom(parsed.values);
   if (!globals.help && !globals.version) {
-    checkPositionals(command, parsed.positionals);
+    checkPositionals(command, parsed.positionals, parsed.values);
     checkEmptyValues(command.name, specs, parsed.values);
   }
   return { args: { values: parsed.values, positionals: parsed.positionals }, globals };
@@ -87,12 +87,12 @@ function globalsFrom(values: OptionValues): GlobalOptions {
   };
 }
 
-function checkPositionals(command: Pick<CliCommand, 'name' | 'args'>, positionals: readonly string[]): void {
+function checkPositionals(command: Pick<CliCommand, 'name' | 'args'>, positionals: readonly string[], values: OptionValues): void {
   const variadic = command.args.some((a) => a.variadic);
-  const required = command.args.filter((a) => !a.optional);
+  const required = command.args.filter((a) => !a.optional && !(a.orOption && values[a.orOption] !== undefined));
   if (positionals.length < required.length) {
     const missing = required[positionals.length]!;
-    throw new UsageError(`missing <${missing.name}${missing.variadic ? '...' : ''}>`, command.name);
+    throw new UsageError(`missing <${missing.name}${missing.variadic ? '...' : ''}>${missing.orOption ? ` (or --${missing.orOption})` : ''}`, command.name);
   }
   if (!variadic && positionals.length > command.args.length) {
     throw new UsageError(`unexpected argument '${positionals[command.args.length]}'`, command.name);

@@ -158,13 +158,15 @@ export interface OptionSpec {
 /** Where a completed value comes from: the tracker's statuses, types, tags or item ids, or the file system. */
 export type CompletionSource = 'status' | 'type' | 'tag' | 'id' | 'assignee' | 'file' | 'none';
 
-/** A positional argument; required unless `optional`, `variadic` takes the rest. */
+/** A positional argument; required unless `optional` (or the option `orOption` is given), `variadic` takes the rest. */
 export interface PositionalSpec {
   readonly name: string;
   readonly optional?: boolean;
   readonly variadic?: boolean;
   /** What completes it, when its name does not say it (`id`, `ids` complete item ids). */
   readonly complete?: readonly string[] | CompletionSource;
+  /** An option that stands in for the argument (`--filter` for the ids of a bulk command). */
+  readonly orOption?: string;
 }
 
 /** Raw argv values after parseArgs; each command validates them with its own zod schema. */
@@ -187,6 +189,8 @@ export interface CommandOutcome {
   readonly exitCode?: number;
   /** Printed to stderr as `pm: warning: ...` (a change that went through but needs a look). */
   readonly warnings?: readonly string[];
+  /** The command wrote its output itself (a document on stdout: `pm export --stdout`); nothing more is printed, not even under --json. */
+  readonly written?: boolean;
 }
 
 /** A `pm` subcommand: its help, its options and what it does. */

@@ -1,4 +1,5 @@
 import type { CliCommand } from './command.js';
+import { blockedCommand, readyCommand, treeCommand } from './commands/backlog-commands.js';
 import { claimCommand, releaseCommand } from './commands/claim-commands.js';
 import { closeCommand, reopenCommand } from './commands/close-commands.js';
 import { commentCommand } from './commands/comment-command.js';
@@ -18,17 +19,22 @@ import { mcpRotateKeyCommand, mcpStatsCommand } from './commands/mcp-commands.js
 import { mergeCheckCommand, mergeCommand, mergeDriverCommand, mergeFixIdsCommand, mergeInstallCommand, mergeUninstallCommand } from './commands/merge-commands.js';
 import { skillsCheckCommand, skillsCommand, skillsListCommand, skillsShowCommand } from './commands/skills-commands.js';
 import { updateCommand } from './commands/update-command.js';
+import { tagCommand } from './commands/tag-command.js';
 
 /** Every `pm` subcommand, in the order the general help lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   initCommand,
   contextCommand,
   nextCommand,
+  readyCommand,
+  blockedCommand,
   listCommand,
+  treeCommand,
   searchCommand,
   getCommand,
   createCommand,
   updateCommand,
+  tagCommand,
   editCommand,
   claimCommand,
   releaseCommand,

@@ -34,6 +34,7 @@ export async function runCli(argv: readonly string[], runtime: CliRuntime): Prom
   if (globals.version) return print(io, `${version}\n`);
   const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
   for (const warning of outcome.warnings ?? []) await io.writeError(`pm: warning: ${oneLine(warning)}\n`);
+  if (outcome.written) return outcome.exitCode ?? 0;
   // Item text never drives the terminal (docs/CLI.md "How it behaves"); --json stays exact (JSON escapes controls itself).
   const human = globals.json ? '' : neutralizeControls(outcome.human);
   await io.write(globals.json ? `${JSON.stringify(outcome.value, null, 2)}\n` : io.color ? colorize(human) : human);

@@ -64,7 +64,8 @@ export class NodeMcpHttpExchange implements InboundExchange {
     try {
       if (typeof header !== 'string') throw new PmMcpLegacySessionError('malformed');
       const state = await this.sessions.open(header);
-      return { revision: state.revision, clientInfo: state.clientInfo && { name: state.clientInfo.name, version: state.clientInfo.version } };
+      const extensions = state.clientCapabilities.extensions;
+      return { revision: state.revision, clientInfo: state.clientInfo && { name: state.clientInfo.name, version: state.clientInfo.version }, ...(extensions ? { extensions } : {}) };
     } catch (error) {
       if (!(error instanceof PmMcpLegacySessionError)) throw error;
       writeRejection(this.res, mcpHttpRejection(404, `Session not found: this Mcp-Session-Id was not issued by this server or is no longer accepted (${error.problem}); send initialize again without it`));

@@ -13,11 +13,22 @@ export class ManualClock implements Clock {
     return this.current;
   }
 
-  sleep(ms: number): Promise<void> {
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      this.sleepers.push({ until: this.current + ms, wake: resolve });
+      if (signal?.aborted) return resolve();
+      const sleeper = { until: this.current + ms, wake: resolve };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        resolve();
+      }, { once: true });
       this.advance(0);
     });
+  }
+
+  /** Sleepers still waiting (a test checks that a cancelled timer is gone). */
+  get pendingSleepers(): number {
+    return this.sleepers.length;
   }
 
   advance(ms: number): void {

@@ -119,13 +119,21 @@ export class MemoryItemIndex implements ItemIndexStore {
   }
 
   page(query: IndexPageQuery): IndexPage {
-    const matching = this.items().filter(matcher(query.filter));
+    const matching = this.items().filter(matcher(query.filter, this.blockedMark()));
     const direction = query.descending ? -1 : 1;
     const key = (item: IndexedItem) => query.sort.map((field) => sortValue(item, field));
     const sorted = matching.map((item) => ({ item, key: key(item) })).sort((a, b) => direction * compareKeys(a.key, b.key));
     const after = query.after;
     const rest = after ? sorted.filter((row) => direction * compareKeys(row.key, after) > 0) : sorted;
     return { items: rest.slice(0, query.limit).map((row) => row.item), total: matching.length };
+  }
+
+  /** The readiness `blocked` mark of an item: a blocker missing or not in a terminal status (as the SQLite adapter keeps it). */
+  private blockedMark(): (item: IndexedItem) => boolean {
+    return (item) => item.blockedBy.some((id) => {
+      const status = this.get(id)?.status;
+      return status === undefined || !TERMINAL_STATUSES.has(status);
+    });
   }
 
   readiness(query: ReadinessQuery): Readiness {
@@ -180,7 +188,7 @@ export class MemoryItemIndex implements ItemIndexStore {
   }
 
   *searchCandidates(query: SearchCandidatesQuery): Iterable<SearchCandidate> {
-    const included = matcher(query.filter);
+    const included = matcher(query.filter, this.blockedMark());
     for (const item of this.items()) {
       if (!included(item)) continue;
       const counts: number[] = [];
@@ -249,11 +257,13 @@ function sameFile(recorded: FileSignature | undefined, expected: FileSignature |
 }
 
 /** The filter as a predicate (the SQLite adapter's WHERE clause, condition for condition). */
-function matcher(filter: IndexFilter): (item: IndexedItem) => boolean {
+function matcher(filter: IndexFilter, isBlocked: (item: IndexedItem) => boolean): (item: IndexedItem) => boolean {
   return (item) =>
     (!filter.statuses || filter.statuses.includes(item.status))
     && (!filter.excludeStatuses || !filter.excludeStatuses.includes(item.status))
     && (!filter.types || filter.types.includes(item.type))
+    && (!filter.priorities || filter.priorities.includes(item.priority))
+    && (filter.blocked === undefined || isBlocked(item) === filter.blocked)
     && (!filter.tagsAll || filter.tagsAll.every((tag) => item.tags.includes(tag)))
     && (filter.assignee === undefined || item.assignee === filter.assignee)
     && (filter.parent === undefined || item.parent === filter.parent)

@@ -33,6 +33,8 @@ export function filterSql(filter: IndexFilter, { perRow = false, textRids }: { r
   if (filter.statuses) add(`i.status IN (${placeholders(filter.statuses)})`, ...filter.statuses);
   if (filter.excludeStatuses?.length) add(`i.status NOT IN (${placeholders(filter.excludeStatuses)})`, ...filter.excludeStatuses);
   if (filter.types) add(`i.type IN (${placeholders(filter.types)})`, ...filter.types);
+  if (filter.priorities) add(`i.priority IN (${placeholders(filter.priorities)})`, ...filter.priorities);
+  if (filter.blocked !== undefined) add('i.blocked = ?', filter.blocked ? 1 : 0);
   for (const tag of filter.tagsAll ?? []) add(perRow ? 'EXISTS (SELECT 1 FROM tags g WHERE g.rid = i.rid AND g.tag = ?)' : 'i.rid IN (SELECT rid FROM tags WHERE tag = ?)', tag);
   if (filter.assignee !== undefined) add('i.assignee = ?', filter.assignee);
   if (filter.parent !== undefined) add('i.parent = ?', filter.parent);

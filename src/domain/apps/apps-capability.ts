@@ -1,5 +1,5 @@
 import { PmMcpMissingClientCapabilityError } from '../errors/mcp-errors.js';
-import type { McpRequestContext } from '../mcp/request-context.js';
+import { hasMcpExtension, type McpRequestContext } from '../mcp/request-context.js';
 import type { JsonObject, McpClientCapabilities } from '../mcp/wire-types.js';
 import { PM_MCP_APP_MIME_TYPE, PM_MCP_APPS_EXTENSION_ID, PM_MCP_APPS_SPEC_VERSION } from './app-contracts.js';
 
@@ -37,12 +37,15 @@ export function hasPmMcpAppsCapability(capabilities: McpClientCapabilities | und
 }
 
 /**
- * True when this request negotiated Apps: a 2026-07-28 request that declared the extension
- * compatibly (legacy, initialize-era requests keep their existing surface: seed 004 "Legacy
- * boundary").
+ * True when this request negotiated Apps compatibly: a 2026-07-28 request that declared the
+ * extension in its own `_meta`, or a request of an initialize-era session whose `initialize`
+ * declared it (docs/decisions/005-apps-in-initialize-era-sessions.md: for such a client the
+ * session — the stdio process, the sealed HTTP session — is the request-local scope). A legacy
+ * request outside such a session keeps its existing surface (seed 004 "Legacy boundary").
  */
-export function requestNegotiatedPmMcpApps(ctx: Pick<McpRequestContext, 'era' | 'clientCapabilities'>): boolean {
-  return ctx.era === 'modern' && hasPmMcpAppsCapability(ctx.clientCapabilities);
+export function requestNegotiatedPmMcpApps(ctx: Pick<McpRequestContext, 'era' | 'clientCapabilities' | 'extensions'>): boolean {
+  if (ctx.era !== 'modern' && !hasMcpExtension(ctx, PM_MCP_APPS_EXTENSION_ID)) return false;
+  return hasPmMcpAppsCapability(ctx.clientCapabilities);
 }
 
 /** The -32021 refusal of a `ui://` read by a request that did not negotiate Apps. */

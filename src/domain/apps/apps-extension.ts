@@ -18,12 +18,14 @@ import { decoratePmMcpToolsWithApps } from './tool-decoration.js';
  * The MCP Apps extension of the pm server (seed 000 "MCP Apps"; seed 004 "Skills and Apps
  * extensions"): a thin adapter over the SDK's contracts, registered like any extension.
  *
- * - `tools/list` and `resources/list` are decorated only for a 2026-07-28 request that declared
- *   the stable capability compatibly; every other request gets the undecorated lists, the very
- *   bytes a server without Apps sends (the decorators do not run for it at all).
- * - `resources/read` of a `ui://` URI is strict: without the capability it is -32021 naming what
- *   to declare; with it, the view's document. Other URIs pass through untouched. Legacy
- *   (initialize-era) requests are left alone entirely.
+ * - `tools/list` and `resources/list` are decorated only for a request that negotiated the
+ *   stable capability compatibly — a 2026-07-28 request that declared it, or a request of an
+ *   initialize-era session whose `initialize` declared it (docs/decisions/005); every other
+ *   request gets the undecorated lists, the very bytes a server without Apps sends (the
+ *   decorators do not run for it at all).
+ * - `resources/read` of a `ui://` URI is strict: a modern request without the capability gets
+ *   -32021 naming what to declare; a negotiated one, the view's document. Other URIs pass
+ *   through untouched. Legacy requests outside such a session are left alone entirely.
  * - Tool calls are not touched: results keep their text and structured data, and a view can
  *   only ask its host to call tools, where visibility keeps mutations model-only.
  */
@@ -69,6 +71,9 @@ export function createPmMcpAppsExtension(options: PmMcpAppsExtensionOptions): Pm
   return {
     id: PM_MCP_APPS_EXTENSION_ID,
     offer: {},
+    // Declared in initialize, and negotiated for an initialize-era session whose initialize declares it (docs/decisions/005).
+    legacyOffer: true,
+    legacySession: true,
     register(methods: PmMcpMethodRegistry, server: PmMcpServerDescriptor): void {
       // The tool catalogue is built on first use (it needs config.yaml): read it then, once.
       const offered = lazy(() => {
@@ -95,9 +100,10 @@ export function createPmMcpAppsExtension(options: PmMcpAppsExtensionOptions): Pm
       const strictReads: McpInterceptor = {
         id: PM_MCP_APPS_EXTENSION_ID,
         method: 'resources/read',
-        // Every modern read is looked at (an unnegotiated ui:// read must fail with -32021);
-        // non-ui:// reads are passed on unchanged.
-        variant: (ctx) => (ctx.era !== 'modern' ? undefined : requestNegotiatedPmMcpApps(ctx) ? NEGOTIATED : PLAIN),
+        // Every modern read is looked at (an unnegotiated ui:// read must fail with -32021), and
+        // every read of a legacy session that negotiated Apps; other legacy reads are left
+        // alone (an unknown resource stays -32002). Non-ui:// reads are passed on unchanged.
+        variant: (ctx) => (requestNegotiatedPmMcpApps(ctx) ? NEGOTIATED : ctx.era === 'modern' ? PLAIN : undefined),
         async intercept(params, ctx, next) {
           const uri = (params as { uri?: unknown }).uri;
           if (typeof uri !== 'string' || !uri.startsWith(UI_SCHEME)) return next(params);

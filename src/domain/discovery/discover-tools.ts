@@ -231,8 +231,10 @@ export function discoverPmTools(catalog: PmMcpToolCatalog, request: PmDiscoverTo
   for (let count = 1; count <= available; count++) {
     const next = build(count);
     if (next.tokens > tokenBudget) {
-      // Not even the first tool fits: say what budget would take it.
-      best ??= build(0, next.tokens);
+      // Not even the first tool fits: say what budget would take it. The retry's receipt echoes
+      // that budget, so its extra digits (a byte each, at most a token each) are counted in.
+      const extraDigits = Math.max(0, String(next.tokens).length - String(tokenBudget).length);
+      best ??= build(0, next.tokens + extraDigits);
       break;
     }
     best = next;

@@ -53,4 +53,6 @@ export const EXIT = Object.freeze({
   corrupt: 7,
   locked: 8,
   storage: 9,
+  /** A command given several items (ids or a filter) failed on some of them; the others were applied. */
+  partial: 10,
 });

@@ -1,7 +1,7 @@
 import type { CreateInput, UpdateInput } from '../tracker/inputs.js';
 import { GUARD_PROPERTIES, guardShape, IDEMPOTENCY_PROPERTY, idempotencyShape, idSchema, MUTATION_PROPERTIES, MUTATION_REQUIRED, zId } from './json-schemas.js';
 import { completeRequiredCustomFields } from './custom-field-elicitation.js';
-import { createFields, updateFields } from './item-fields.js';
+import { applyUpdateClear, createFields, updateFields } from './item-fields.js';
 import { defineTrackerTool, mutationData, mutationOptions, mutationText, type PmTrackerToolDeps, requestTracker } from './tool-kit.js';
 
 /**
@@ -37,7 +37,7 @@ export function pmUpdateTool(deps: PmTrackerToolDeps) {
   return defineTrackerTool({
     name: 'pm_update',
     title: 'Update item',
-    description: 'Changes fields of an item; only the fields given change. add*/remove* edit lists in place; check/uncheckAcceptance mark criteria by 1-based index. Closing goes through pm_close.',
+    description: 'Changes fields of an item; only the fields given change. add*/remove* edit lists in place; check/uncheckAcceptance mark criteria by 1-based index; clear removes parent, assignee or a custom field. Closing goes through pm_close.',
     properties: { id: idSchema(), ...fields.json, ...GUARD_PROPERTIES },
     required: ['id'],
     shape: { id: zId(), ...fields.zod, ...guardShape() },
@@ -45,7 +45,8 @@ export function pmUpdateTool(deps: PmTrackerToolDeps) {
     effect: 'write',
     idempotent: false,
     async run(args, ctx) {
-      const { id, expectedRevision, idempotencyKey, ...input } = args;
+      const { id, expectedRevision, idempotencyKey, ...rest } = args;
+      const input = applyUpdateClear(rest, deps.tracker.config);
       const result = await requestTracker(deps, ctx).update(id, input as UpdateInput, mutationOptions(deps, ctx, { expectedRevision, idempotencyKey }));
       return { data: mutationData(result), text: mutationText(`Updated ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
     },

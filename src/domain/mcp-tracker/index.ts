@@ -17,5 +17,6 @@ export * from './tracker-resources.js';
 export * from './tracker-prompts.js';
 export * from './tracker-server.js';
 export * from './tracker-change-source.js';
+export * from './lease-expiry-source.js';
 export * from './result-bounds.js';
 export * from './offset-cursor.js';

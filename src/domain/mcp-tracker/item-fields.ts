@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { JsonObject } from '../mcp/wire-types.js';
+import { ValidationError } from '../errors/tracker-errors.js';
 import { TERMINAL_STATUSES, type CustomFieldDefinition, type TrackerConfig } from '../tracker/config.js';
 import {
-  arraySchema, enumSchema, idSchema, integerSchema, MAX_BODY, MAX_SHORT_TEXT, MAX_TITLE, nullableJsonSchema, stringListSchema, stringSchema,
+  arraySchema, enumSchema, idSchema, integerSchema, MAX_BODY, MAX_SHORT_TEXT, MAX_TITLE, stringListSchema, stringSchema,
   zEnum, zId, zInt, zList, zStringList, zText,
 } from './json-schemas.js';
 
@@ -43,15 +44,6 @@ function customZod(def: CustomFieldDefinition): z.ZodType<string | number | bool
 }
 
 /**
- * `schema` or null for an argument: the portable `anyOf` form (nullableJsonSchema), with the
- * description lifted beside it so a host shows it whichever branch it renders.
- */
-function orNull(schema: JsonObject): JsonObject {
-  const { description, ...rest } = schema;
-  return { ...nullableJsonSchema(rest), ...(description !== undefined ? { description } : {}) };
-}
-
-/**
  * A required field stays optional in the schema — a 2026-07-28 host that can answer an
  * elicitation form is asked for it (seed 004 "MRTR, tasks, and cache behavior") — and says so.
  */
@@ -60,16 +52,45 @@ function requiredNote(def: CustomFieldDefinition, schema: JsonObject): JsonObjec
   return { ...schema, description: `Required for new items${def.description ? `: ${def.description}` : '.'}` };
 }
 
-/** The `custom` argument for config's custom fields (nullable values remove a field on update). */
-function customArgument(config: TrackerConfig, nullable: boolean): { json: Record<string, JsonObject>; zod: Record<string, z.ZodType> } {
+/**
+ * The `custom` argument for config's custom fields. On update a value is removed through
+ * `clear`, so every advertised field keeps its one type (docs/MCP.md "Clearing a field"); a
+ * null value is still accepted for clients written against the earlier nullable schema.
+ */
+function customArgument(config: TrackerConfig, update: boolean): { json: Record<string, JsonObject>; zod: Record<string, z.ZodType> } {
   const fields = Object.entries(config.customFields);
   if (!fields.length) return { json: {}, zod: {} };
-  const properties = Object.fromEntries(fields.map(([name, def]) => [name, nullable ? orNull(customFieldJsonSchema(def)) : requiredNote(def, customFieldJsonSchema(def))]));
-  const shape = Object.fromEntries(fields.map(([name, def]) => [name, (nullable ? customZod(def).nullable() : customZod(def)).optional()]));
+  const properties = Object.fromEntries(fields.map(([name, def]) => [name, update ? customFieldJsonSchema(def) : requiredNote(def, customFieldJsonSchema(def))]));
+  const shape = Object.fromEntries(fields.map(([name, def]) => [name, (update ? customZod(def).nullable() : customZod(def)).optional()]));
   return {
-    json: { custom: { type: 'object', properties, additionalProperties: false, description: nullable ? 'Custom fields to set; null removes one.' : 'Custom fields.' } },
+    json: { custom: { type: 'object', properties, additionalProperties: false, description: update ? 'Custom fields to set; clear removes one.' : 'Custom fields.' } },
     zod: { custom: z.object(shape).strict().optional() },
   };
+}
+
+/** The fields pm_update's `clear` may name: parent, assignee and the config's custom fields. */
+export function clearableFields(config: TrackerConfig): readonly string[] {
+  return ['parent', 'assignee', ...Object.keys(config.customFields)];
+}
+
+/**
+ * pm_update's arguments as the tracker's update: each field `clear` names becomes the removal
+ * the tracker knows (null), so the wire schema needs no `anyOf`/type array that lossy schema
+ * converters drop (docs/MCP.md "Clearing a field"). Naming a field in `clear` and setting it
+ * in the same call is a ValidationError: pm would otherwise have to guess which was meant.
+ */
+export function applyUpdateClear<T extends { clear?: readonly string[] | undefined; custom?: Record<string, unknown> | undefined }>(args: T, config: TrackerConfig): Omit<T, 'clear'> {
+  const { clear, ...input } = args;
+  if (!clear?.length) return input;
+  const out: Record<string, unknown> = { ...input };
+  const custom: Record<string, unknown> = { ...(input.custom ?? {}) };
+  for (const field of new Set(clear)) {
+    const target = Object.prototype.hasOwnProperty.call(config.customFields, field) ? custom : out;
+    if (target[field] !== undefined && target[field] !== null) throw new ValidationError(`pm_update: ${field} is both set and named in clear; send one of them`, { field, reason: 'clear_conflict' });
+    target[field] = null;
+  }
+  if (Object.keys(custom).length) out.custom = custom;
+  return out as Omit<T, 'clear'>;
 }
 
 /** The fields a new item may set (pm_create). */
@@ -119,8 +140,7 @@ export function updateFields(config: TrackerConfig) {
   const custom = customArgument(config, true);
   const strings = (max: number, description?: string) => stringListSchema(max, description);
   const indexes = (description: string) => arraySchema(integerSchema(1, 1000), undefined, description);
-  const nullableId = orNull(idSchema('null removes the parent.'));
-  const nullableText = orNull(stringSchema(MAX_SHORT_TEXT, 'null clears it.'));
+  const clearable = clearableFields(config);
   return {
     json: {
       title: stringSchema(MAX_TITLE),
@@ -128,8 +148,8 @@ export function updateFields(config: TrackerConfig) {
       type: enumSchema(config.types),
       status: enumSchema(open, 'Use pm_close to close or cancel.'),
       priority: integerSchema(0, 4),
-      parent: nullableId,
-      assignee: nullableText,
+      parent: idSchema(),
+      assignee: stringSchema(MAX_SHORT_TEXT),
       tags: strings(MAX_TAG, 'Replaces all tags.'),
       addTags: strings(MAX_TAG),
       removeTags: strings(MAX_TAG),
@@ -142,6 +162,7 @@ export function updateFields(config: TrackerConfig) {
       addTests: strings(MAX_PATH),
       removeTests: strings(MAX_PATH),
       ...custom.json,
+      clear: arraySchema(enumSchema(clearable), clearable.length, 'Fields to remove (not also set in this call).'),
     },
     zod: {
       title: zText(MAX_TITLE).optional(),
@@ -149,6 +170,7 @@ export function updateFields(config: TrackerConfig) {
       type: zEnum(config.types).optional(),
       status: zEnum(open).optional(),
       priority: zInt(0, 4).optional(),
+      // null still removes the field (clients of the earlier nullable schema); `clear` is what is advertised.
       parent: zId().nullable().optional(),
       assignee: zText(MAX_SHORT_TEXT).nullable().optional(),
       tags: zStringList(MAX_TAG).optional(),
@@ -163,6 +185,7 @@ export function updateFields(config: TrackerConfig) {
       addTests: zStringList(MAX_PATH).optional(),
       removeTests: zStringList(MAX_PATH).optional(),
       ...custom.zod,
+      clear: zList(zEnum(clearable), clearable.length).optional(),
     },
   };
 }

@@ -104,10 +104,16 @@ export function pmGetTool(deps: PmTrackerToolDeps) {
   });
 }
 
-const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: {} });
+/**
+ * A patch operation's `value`: any JSON value, spelled out type by type so the schema carries a
+ * validation keyword (an empty `{}` schema is flagged by strict checkers such as the MCP
+ * Inspector's; docs/MCP.md "Portable schemas").
+ */
+const ANY_JSON_VALUE: JsonObject = { anyOf: ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type })) };
+const PATCH_OP = outputObject({ op: OUTPUT.str, path: OUTPUT.str, value: ANY_JSON_VALUE });
 const ENTRY_SCHEMA = outputObject(
   {
-    seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, at: OUTPUT.str,
+    seq: OUTPUT.int, receiptId: OUTPUT.str, op: OUTPUT.str, actor: OUTPUT.str, client: OUTPUT.str, at: OUTPUT.str,
     revisionBefore: OUTPUT.nullable(OUTPUT.int), revisionAfter: OUTPUT.nullable(OUTPUT.int),
     idempotencyKey: OUTPUT.str, patch: { type: 'array', items: PATCH_OP },
     verified: { type: 'boolean' },
@@ -144,6 +150,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         receiptId: e.receiptId,
         op: e.op,
         actor: e.actor,
+        ...(e.client ? { client: e.client } : {}),
         at: e.at,
         revisionBefore: e.revisionBefore,
         revisionAfter: e.revisionAfter,
@@ -156,7 +163,7 @@ export function pmHistoryTool(deps: PmTrackerToolDeps) {
         const entries = window.slice(window.length - n);
         const start = before - entries.length;
         const nextCursor = start > 0 ? encodeOffsetCursor('pm_history', key, start) : undefined;
-        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}${e.verified === false ? ' UNVERIFIED' : ''}`);
+        const lines = entries.map((e) => `#${e.seq} ${e.at} ${e.actor}${e.client ? ` via ${e.client}` : ''} ${e.op} (revision ${e.revisionBefore ?? '-'} -> ${e.revisionAfter ?? 'deleted'}) ${e.receiptId}${e.verified === false ? ' UNVERIFIED' : ''}`);
         const head = entries.length < all.length ? `History of ${args.id}: latest ${entries.length} of ${all.length} changes` : `History of ${args.id}: ${all.length} changes`;
         const tail = [...(omitted ? [budgetLine(omitted)] : []), ...(nextCursor ? [`Older entries: cursor ${nextCursor}`] : [])];
         return { data: { id: args.id, entries, total: all.length, ...(nextCursor ? { nextCursor } : {}), ...(omitted ? { omitted } : {}) }, text: [head, ...lines, ...warning, ...tail].join('\n') };

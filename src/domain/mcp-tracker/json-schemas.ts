@@ -150,6 +150,7 @@ export const RECEIPT_SCHEMA = outputObject(
     revisionBefore: nullable(int), revisionAfter: nullable(int),
     digestBefore: nullable(str), digestAfter: nullable(str), idempotencyKey: str,
     takeover: outputObject({ from: str, expiredAt: str }),
+    client: str,
   }
 );
 

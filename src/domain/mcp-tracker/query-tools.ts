@@ -5,7 +5,7 @@ import type { JsonObject } from '../mcp/wire-types.js';
 import { jsonCopy } from '../util/json-copy.js';
 import type { Tracker, Unreadable } from '../tracker/tracker.js';
 import { toIndexEntry, toSummary } from '../tracker/index-entry.js';
-import type { MutationOptions } from '../tracker/inputs.js';
+import type { ClaimInput, MutationOptions } from '../tracker/inputs.js';
 import type { NextQuery } from '../tracker/next-query.js';
 import {
   arraySchema, CLAIM_SCHEMA, enumSchema, IDEMPOTENCY_PROPERTY, idempotencyShape, idSchema, integerSchema, MAX_CURSOR, MAX_SHORT_TEXT, OUTPUT, outputObject, stringListSchema, stringSchema, SUMMARY_SCHEMA,
@@ -82,9 +82,10 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
       alternatives: integerSchema(0, 10, 'Runners-up to return (default 3).'),
       claim: { type: 'boolean', description: 'Claim it for you.' },
       leaseMinutes: integerSchema(1, 10080, 'Lease with claim.'),
+      leaseSeconds: integerSchema(1, 604800, 'Or in seconds.'),
       ...IDEMPOTENCY_PROPERTY,
     },
-    shape: { type: f.zod.type, tag: f.zod.tag, alternatives: zInt(0, 10).optional(), claim: z.boolean().optional(), leaseMinutes: zInt(1, 10080).optional(), ...idempotencyShape() },
+    shape: { type: f.zod.type, tag: f.zod.tag, alternatives: zInt(0, 10).optional(), claim: z.boolean().optional(), leaseMinutes: zInt(1, 10080).optional(), leaseSeconds: zInt(1, 604800).optional(), ...idempotencyShape() },
     output: {
       properties: {
         item: OUTPUT.nullable(SUMMARY_SCHEMA),
@@ -100,10 +101,10 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
     },
     effect: 'write',
     idempotent: false,
-    async run({ claim, leaseMinutes, idempotencyKey, ...args }, ctx) {
+    async run({ claim, leaseMinutes, leaseSeconds, idempotencyKey, ...args }, ctx) {
       const assignee = deps.actorOf(ctx);
       const tracker = requestTracker(deps, ctx);
-      if (claim) return claimNext(tracker, { ...args, ...(assignee !== undefined ? { assignee } : {}) }, leaseMinutes, mutationOptions(deps, ctx, { ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }));
+      if (claim) return claimNext(tracker, { ...args, ...(assignee !== undefined ? { assignee } : {}) }, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(leaseSeconds !== undefined ? { leaseSeconds } : {}) }, mutationOptions(deps, ctx, { ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }));
       const { unreadable, ...result } = await tracker.next({ ...args, ...(assignee !== undefined ? { assignee } : {}) });
       const missing = leftOut(unreadable);
       const text = result.item
@@ -115,8 +116,8 @@ export function pmNextTool(deps: PmTrackerToolDeps) {
 }
 
 /** pm_next with claim: the claimed item's summary, its lease and receipt, or nothing ready with the counts. */
-async function claimNext(tracker: Tracker, query: NextQuery, leaseMinutes: number | undefined, options: MutationOptions): Promise<PmTrackerToolResult> {
-  const result = await tracker.claimNext(query, leaseMinutes !== undefined ? { leaseMinutes } : {}, options);
+async function claimNext(tracker: Tracker, query: NextQuery, lease: Pick<ClaimInput, 'leaseMinutes' | 'leaseSeconds'>, options: MutationOptions): Promise<PmTrackerToolResult> {
+  const result = await tracker.claimNext(query, lease, options);
   const { item } = result;
   if (!item) return { data: jsonCopy({ item: null, rationale: result.rationale, alternatives: [], counts: result.counts }) as JsonObject, text: `Nothing is ready to claim. ${result.rationale}` };
   const claim = item.claim!;

@@ -45,13 +45,27 @@ export function requestTracker(deps: PmTrackerToolDeps, ctx: McpRequestContext):
 export const MAX_ACTOR_LENGTH = 200;
 
 /**
- * The actor of a request: the authenticated principal (HTTP bearer), else the client's
- * declared name (`clientInfo.name`: per request on the modern path, from `initialize` on the
- * legacy path), else the configured default.
+ * The actor of a request (docs/MCP.md "Actor"): the authenticated principal (the bearer
+ * token's subject), else the configured actor (`PM_ACTOR`, else the OS user), else undefined
+ * (the tracker's own default). The client's declared name is not who is working — clients
+ * send their own or a configured server name there — so it is recorded apart, as
+ * {@link resolvePmMcpClient}.
  */
-export function resolvePmMcpActor(ctx: Pick<McpRequestContext, 'principal' | 'clientInfo'>, fallback: string | undefined): string | undefined {
-  const raw = ctx.principal?.id?.trim() || ctx.clientInfo?.name?.trim() || fallback;
+export function resolvePmMcpActor(ctx: Pick<McpRequestContext, 'principal'>, fallback: string | undefined): string | undefined {
+  const raw = ctx.principal?.id?.trim() || fallback?.trim();
   return raw ? raw.slice(0, MAX_ACTOR_LENGTH) : undefined;
+}
+
+/**
+ * The client software of a request as `name/version` (its `clientInfo`: per request on the
+ * modern path, from `initialize` on the legacy path), recorded on receipts and history lines
+ * beside the actor; undefined when the client named none.
+ */
+export function resolvePmMcpClient(ctx: Pick<McpRequestContext, 'clientInfo'>): string | undefined {
+  const name = ctx.clientInfo?.name?.trim();
+  if (!name) return undefined;
+  const version = ctx.clientInfo?.version?.trim();
+  return (version ? `${name}/${version}` : name).slice(0, MAX_ACTOR_LENGTH);
 }
 
 /** How a tool affects the tracker; decides the annotations. */
@@ -128,8 +142,10 @@ export function defineTrackerTool<S extends z.ZodRawShape>(spec: PmTrackerToolSp
 /** The mutation options of a call: the request's actor plus the optional guards. */
 export function mutationOptions(deps: PmTrackerToolDeps, ctx: McpRequestContext, guards: { expectedRevision?: number; idempotencyKey?: string }): MutationOptions {
   const actor = deps.actorOf(ctx);
+  const client = resolvePmMcpClient(ctx);
   return {
     ...(actor !== undefined ? { actor } : {}),
+    ...(client !== undefined ? { client } : {}),
     ...(guards.expectedRevision !== undefined ? { expectedRevision: guards.expectedRevision } : {}),
     ...(guards.idempotencyKey !== undefined ? { idempotencyKey: guards.idempotencyKey } : {}),
   };

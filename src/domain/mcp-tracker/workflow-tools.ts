@@ -25,20 +25,21 @@ export function pmClaimTool(deps: PmTrackerToolDeps) {
     properties: {
       id: idSchema(),
       leaseMinutes: integerSchema(1, 10080, `Lease length; default ${deps.tracker.config.claimLeaseMinutes}.`),
+      leaseSeconds: integerSchema(1, 604800, 'Lease in seconds instead.'),
       force: { ...FORCE, description: "Take over someone else's live claim." },
       renew: { type: 'boolean', description: 'Only renew your own lease.' },
       ...GUARD_PROPERTIES,
     },
     required: ['id'],
-    shape: { id: zId(), leaseMinutes: zInt(1, 10080).optional(), force: z.boolean().optional(), renew: z.boolean().optional(), ...guardShape() },
+    shape: { id: zId(), leaseMinutes: zInt(1, 10080).optional(), leaseSeconds: zInt(1, 604800).optional(), force: z.boolean().optional(), renew: z.boolean().optional(), ...guardShape() },
     output: mutation,
     effect: 'write',
     idempotent: false,
-    async run({ id, leaseMinutes, force, renew, ...guards }, ctx) {
+    async run({ id, leaseMinutes, leaseSeconds, force, renew, ...guards }, ctx) {
       // Taking over a live claim needs consent: the host is asked on the modern path; on the legacy path `force` is the explicit consent.
       const consent = force ? deps.consent({ tool: 'pm_claim', confirm: force, ctx }) : undefined;
       try {
-        const result = await requestTracker(deps, ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(force !== undefined ? { force } : {}), ...(renew ? { renew } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
+        const result = await requestTracker(deps, ctx).claim(id, { ...(leaseMinutes !== undefined ? { leaseMinutes } : {}), ...(leaseSeconds !== undefined ? { leaseSeconds } : {}), ...(force !== undefined ? { force } : {}), ...(renew ? { renew } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
         const claim = result.item.claim;
         const takeover = result.receipt.takeover ? ` (took over from ${result.receipt.takeover.from}, whose lease expired ${result.receipt.takeover.expiredAt})` : '';
         return { data: mutationData(result), text: mutationText(`Claimed ${id}${claim ? ` for ${claim.holder} until ${claim.expiresAt}` : ''}${takeover}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
@@ -88,7 +89,7 @@ export function pmCloseTool(deps: PmTrackerToolDeps) {
       const consent = deps.consent({ tool: 'pm_close', confirm, ctx });
       try {
         const result = await requestTracker(deps, ctx).close(id, { evidence, ...(as ? { as } : {}) }, { ...mutationOptions(deps, ctx, guards), ...(consent ? { consent } : {}) });
-        return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result) };
+        return { data: mutationData(result), text: mutationText(`${as === 'canceled' ? 'Canceled' : 'Closed'} ${id}`, result), ...(result.warnings ? { warnings: result.warnings } : {}) };
       } catch (error) {
         throw explainMcpConsent(error, 'pm_close');
       }

@@ -9,7 +9,8 @@ import { isMcpToolErrorBody, type McpObservedOutcome, type McpRequestObservation
 import { createMcpRequestNotifier, SILENT_MCP_NOTIFIER, type McpRequestNotifierHandle } from './notifier.js';
 import { decideMcpEra, resolveMcpRequestContext, type McpLegacyConnectionState } from './request-context.js';
 import { isPmMcpLegacyProtocolVersion, MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
-import type { JsonRpcId } from './wire-types.js';
+import { frozenJsonCopy } from './request-meta.js';
+import type { JsonRpcId, McpClientCapabilities } from './wire-types.js';
 
 /** What an observed request's run reports back to its observation. */
 interface McpRunReport {
@@ -29,10 +30,14 @@ function reportingSink(sink: MessageSink, report: McpRunReport): MessageSink {
   };
 }
 
-/** The connection state a transport handed back (its revision checked again: it came over the wire). */
+/**
+ * The connection state a transport handed back (its revision checked again: it came over the
+ * wire); the extensions the session negotiated become its declared capabilities again.
+ */
 function legacyStateFrom(session: LegacySessionState): McpLegacyConnectionState | undefined {
   if (!isPmMcpLegacyProtocolVersion(session.revision)) return undefined;
-  return Object.freeze({ revision: session.revision, clientCapabilities: Object.freeze({}), clientInfo: session.clientInfo && Object.freeze({ ...session.clientInfo }) });
+  const extensions = session.extensions && Object.keys(session.extensions).length ? frozenJsonCopy({ extensions: session.extensions }) : Object.freeze({});
+  return Object.freeze({ revision: session.revision, clientCapabilities: extensions as McpClientCapabilities, clientInfo: session.clientInfo && Object.freeze({ ...session.clientInfo }) });
 }
 
 function idKey(id: JsonRpcId): string {
@@ -95,7 +100,7 @@ export class PmMcpConnection implements TransportConnection {
 
   private async notification(notification: JsonRpcNotification, exchange: InboundExchange): Promise<DispatchOutcome> {
     if (exchange.admit) {
-      const era = decideMcpEra(notification, exchange.facts, this.isModernOnly);
+      const era = decideMcpEra(notification, exchange.facts, this.isModernOnly, this.legacy !== undefined);
       const decision = await exchange.admit(this.dispatcher.methods.admission(notification, era));
       if (!decision.admitted) return 'refused';
     }
@@ -113,7 +118,7 @@ export class PmMcpConnection implements TransportConnection {
       exchange.sink.send(outboundInvalidRequest(request.id, 'this id belongs to a request still in flight'));
       return 'answered';
     }
-    const era = decideMcpEra(request, exchange.facts, this.isModernOnly);
+    const era = decideMcpEra(request, exchange.facts, this.isModernOnly, this.legacy !== undefined);
     const observation = this.dispatcher.observe(request, era, exchange.facts);
     if (!observation) return this.run(request, exchange, era, key, undefined);
     const report: McpRunReport = { observation, outcome: { kind: 'cancelled' } };
@@ -157,6 +162,7 @@ export class PmMcpConnection implements TransportConnection {
         legacy: this.legacy,
         ...(this.legacyLogLevel ? { legacyLogLevel: this.legacyLogLevel } : {}),
         serverExtensions: server.extensions,
+        legacySessionExtensions: server.legacySessionExtensions,
         ...(principal ? { principal } : {}),
         signal: entry.signal,
         // The request's own channel (listen streams): silent once cancelled or finished.
@@ -178,7 +184,11 @@ export class PmMcpConnection implements TransportConnection {
         const legacy = legacyStateAfter(ctx);
         if (legacy) {
           this.legacy = legacy;
-          await exchange.legacyInitialized?.({ revision: legacy.revision, clientInfo: legacy.clientInfo && { name: legacy.clientInfo.name, version: legacy.clientInfo.version } });
+          await exchange.legacyInitialized?.({
+            revision: legacy.revision,
+            clientInfo: legacy.clientInfo && { name: legacy.clientInfo.name, version: legacy.clientInfo.version },
+            ...(Object.keys(ctx.extensions).length ? { extensions: ctx.extensions } : {}),
+          });
         }
         this.legacyLogLevel = legacyLogLevelAfter(ctx) ?? this.legacyLogLevel;
         sink.send(response);

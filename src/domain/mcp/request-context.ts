@@ -3,7 +3,7 @@ import type { MessageSink } from '../../ports/message-sink.js';
 import type { TransportFacts } from '../../ports/transport.js';
 import { legacyRequestFields, transportHeader, type McpInboundMessage, type McpLegacyConnectionState } from './legacy-request-fields.js';
 import { SILENT_MCP_NOTIFIER, type McpRequestNotifier } from './notifier.js';
-import { isPmMcpLegacyProtocolVersion, MCP_MODERN_REQUEST_META_KEYS, MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
+import { isPmMcpLegacyProtocolVersion, MCP_META, MCP_MODERN_REQUEST_META_KEYS, MCP_PROTOCOL_VERSION_HEADER, type McpEra, type McpLogLevel } from './protocol.js';
 import { MCP_MODERN_ONLY_METHODS } from './methods/method-catalog.js';
 import { parseModernRequestMeta, type McpTraceContext } from './request-meta.js';
 import type { JsonObject, JsonRpcId, McpClientCapabilities, McpImplementation } from './wire-types.js';
@@ -65,6 +65,11 @@ export interface ResolveMcpRequestContextOptions {
   readonly legacyLogLevel?: McpLogLevel;
   /** Extension ids the server offers; negotiation keeps only these. Omitted: every declared extension. */
   readonly serverExtensions?: Readonly<Record<string, unknown>>;
+  /**
+   * Extension ids a legacy session negotiates by declaring them in `initialize` (the server's
+   * `legacySessionExtensions`); omitted: none, so legacy requests negotiate no extension.
+   */
+  readonly legacySessionExtensions?: Readonly<Record<string, unknown>>;
   /** The cancellation signal, or a factory called on first access (no AbortController for handlers that never look). */
   readonly signal?: AbortSignal | (() => AbortSignal);
   /** The notifier, or a factory given this request's progress token and log level. */
@@ -75,6 +80,9 @@ export interface ResolveMcpRequestContextOptions {
   readonly channel?: MessageSink | (() => MessageSink);
 }
 
+/** The HTTP header a legacy session's sealed id travels in (http/legacy-session.ts). */
+const MCP_SESSION_ID_HEADER = 'mcp-session-id';
+
 const SILENT_CHANNEL: MessageSink = Object.freeze({ send: () => undefined });
 
 function metaOf(message: McpInboundMessage): unknown {
@@ -84,21 +92,33 @@ function metaOf(message: McpInboundMessage): unknown {
 const isKnownModernOnly = (method: string): boolean => MCP_MODERN_ONLY_METHODS.includes(method);
 
 /**
- * Decides the era of one message (seed 004 "Legacy boundary"; 2026-07-28 `basic/versioning`):
- * request `_meta` carrying any modern key (protocolVersion, clientCapabilities, clientInfo,
- * logLevel) → modern; otherwise `initialize` → legacy; over HTTP a legacy
- * `MCP-Protocol-Version` header → legacy; a method declared modern-only (`server/discover`,
- * `subscriptions/listen`, extension methods) → modern, so a bare probe is told which `_meta`
- * is missing; any other `MCP-Protocol-Version` header → modern; everything else
- * (unversioned) → legacy. Decide it before any modern header rule, or legacy
- * HTTP traffic (which has no `Mcp-Method`) would be refused.
+ * Decides the era of one message (seed 004 "Legacy boundary"; 2026-07-28 `basic/versioning`:
+ * `initialize` selects legacy semantics for the process or session, and unversioned requests
+ * stay on the legacy path because they cannot claim the current revision):
+ * - `_meta` carrying `io.modelcontextprotocol/protocolVersion` → modern, always;
+ * - inside an initialized legacy session (stdio after `initialize`: `legacySession`; over HTTP
+ *   a legacy `MCP-Protocol-Version` header, or an `Mcp-Session-Id` without any version header,
+ *   which only the legacy path issues) every other request is legacy, whatever other
+ *   modern keys its `_meta` holds (a client in legacy mode may send
+ *   `io.modelcontextprotocol/logLevel` alone);
+ * - outside one, `_meta` carrying any other modern key (clientCapabilities, clientInfo,
+ *   logLevel) → modern, so a modern client that forgot the version is told which key is missing;
+ * - otherwise `initialize` → legacy; a method declared modern-only (`server/discover`,
+ *   `subscriptions/listen`, extension methods) → modern, so a bare probe is told which `_meta`
+ *   is missing; any other `MCP-Protocol-Version` header → modern; everything else
+ *   (unversioned) → legacy.
+ * Decide it before any modern header rule, or legacy HTTP traffic (which has no `Mcp-Method`)
+ * would be refused.
  */
-export function decideMcpEra(message: McpInboundMessage, facts: TransportFacts, isModernOnly: (method: string) => boolean = isKnownModernOnly): McpEra {
+export function decideMcpEra(message: McpInboundMessage, facts: TransportFacts, isModernOnly: (method: string) => boolean = isKnownModernOnly, legacySession = false): McpEra {
   const meta = metaOf(message);
-  if (meta && typeof meta === 'object' && !Array.isArray(meta) && MCP_MODERN_REQUEST_META_KEYS.some((key) => key in meta)) return 'modern';
-  if (message.method === 'initialize') return 'legacy';
+  const keyed = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as JsonObject) : undefined;
+  if (keyed && MCP_META.protocolVersion in keyed) return 'modern';
   const version = transportHeader(facts, MCP_PROTOCOL_VERSION_HEADER)?.trim();
-  if (isPmMcpLegacyProtocolVersion(version)) return 'legacy';
+  const sealedSession = version === undefined && transportHeader(facts, MCP_SESSION_ID_HEADER) !== undefined;
+  if (legacySession || sealedSession || isPmMcpLegacyProtocolVersion(version)) return 'legacy';
+  if (keyed && MCP_MODERN_REQUEST_META_KEYS.some((key) => key in keyed)) return 'modern';
+  if (message.method === 'initialize') return 'legacy';
   if (isModernOnly(message.method)) return 'modern';
   if (version !== undefined && version !== '') return 'modern';
   return 'legacy';
@@ -140,7 +160,10 @@ export function resolveMcpRequestContext(message: McpInboundMessage, transportFa
       trace: meta.trace,
     };
   } else {
-    fields = { era, ...legacyRequestFields(message, transportFacts, rawMeta, options.legacy, options.legacyLogLevel), extensions: NO_EXTENSIONS };
+    const legacy = legacyRequestFields(message, transportFacts, rawMeta, options.legacy, options.legacyLogLevel);
+    // The session's initialize declaration is its request-local scope (docs/decisions/005).
+    const extensions = options.legacySessionExtensions ? negotiate(legacy.clientCapabilities, options.legacySessionExtensions) : NO_EXTENSIONS;
+    fields = { era, ...legacy, extensions };
   }
   const notify = typeof options.notify === 'function' ? options.notify({ era, progressToken: fields.progressToken, logLevel: fields.logLevel }) : options.notify ?? SILENT_MCP_NOTIFIER;
   return new ResolvedMcpRequestContext(fields, message, options.principal ?? transportFacts.principal, transportFacts.kind, options.signal, notify, options.channel);

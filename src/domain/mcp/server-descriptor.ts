@@ -27,6 +27,12 @@ export interface PmMcpServerOptions {
   readonly extensions?: Readonly<Record<string, JsonObject>>;
   /** Ids of offered extensions the legacy `initialize` result declares too (default none). */
   readonly legacyExtensions?: readonly string[];
+  /**
+   * Ids of offered extensions that an initialize-era session negotiates by declaring them in
+   * `initialize` (docs/decisions/005-apps-in-initialize-era-sessions.md): for such a client
+   * the session is the request-local scope. Each must be among `legacyExtensions` (default none).
+   */
+  readonly legacySessionExtensions?: readonly string[];
   /** Advertise `logging` and honour request `logLevel` (deprecated feature; default off). */
   readonly logging?: boolean;
   /**
@@ -63,6 +69,8 @@ export interface PmMcpServerDescriptor {
   /** `ServerCapabilities` for legacy `initialize`: only the legacy extensions, no listChanged/subscribe (no listen stream there). */
   readonly legacyCapabilities: McpServerCapabilities;
   readonly extensions: Readonly<Record<string, JsonObject>>;
+  /** The offers an initialize-era session negotiates by declaring them in `initialize` (see {@link PmMcpServerOptions.legacySessionExtensions}). */
+  readonly legacySessionExtensions: Readonly<Record<string, JsonObject>>;
   readonly listCache: McpCachePolicy;
   readonly discoverTtlMs: number;
   readonly pageSize: number;
@@ -95,6 +103,7 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     extensions,
   });
   for (const id of options.legacyExtensions ?? []) if (!Object.prototype.hasOwnProperty.call(extensions, id)) throw new RangeError(`legacy extension ${id} is not offered`);
+  for (const id of options.legacySessionExtensions ?? []) if (!(options.legacyExtensions ?? []).includes(id)) throw new RangeError(`legacy session extension ${id} is not declared in initialize (legacyExtensions)`);
   const legacyFeatures: McpServerFeatures = {
     tools: features.tools,
     resources: features.resources,
@@ -113,6 +122,7 @@ export function definePmMcpServer(options: PmMcpServerOptions): PmMcpServerDescr
     capabilities: buildMcpServerCapabilities(features),
     legacyCapabilities: buildMcpServerCapabilities(legacyFeatures),
     extensions,
+    legacySessionExtensions: Object.freeze(Object.fromEntries((options.legacySessionExtensions ?? []).map((id) => [id, extensions[id]!]))),
     listCache: Object.freeze({ ttlMs: ttl(options.listTtlMs, PM_MCP_LIST_TTL_MS, 'listTtlMs'), cacheScope: 'public' as const }),
     discoverTtlMs: ttl(options.discoverTtlMs, PM_MCP_DISCOVER_TTL_MS, 'discoverTtlMs'),
     pageSize,

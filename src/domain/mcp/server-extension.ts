@@ -20,6 +20,13 @@ export interface PmMcpServerExtension {
    * specification covers initialize-era connections, as SEP-2640 does).
    */
   readonly legacyOffer?: boolean;
+  /**
+   * True when an initialize-era session that declares the extension in `initialize` has
+   * negotiated it for the whole session (stdio process, sealed HTTP session): such a client has
+   * no per-request capabilities, so the session is its request-local scope
+   * (docs/decisions/005-apps-in-initialize-era-sessions.md). Requires `legacyOffer`.
+   */
+  readonly legacySession?: boolean;
   /** Work done while the server prepares (before anything but `beforeReady` methods is served). */
   prepare?(): Promise<unknown>;
   /** What the extension notices changing, for `subscriptions/listen` streams. */
@@ -49,6 +56,11 @@ export function registerMcpExtensions(methods: PmMcpMethodRegistry, server: PmMc
 /** The ids of the extensions whose offer the legacy `initialize` result declares too. */
 export function mcpLegacyExtensionIds(extensions: readonly PmMcpServerExtension[]): readonly string[] {
   return Object.freeze(extensions.filter((extension) => extension.legacyOffer === true && extension.offer !== undefined).map((extension) => extension.id));
+}
+
+/** The ids of the extensions an initialize-era session negotiates by declaring them in `initialize`. */
+export function mcpLegacySessionExtensionIds(extensions: readonly PmMcpServerExtension[]): readonly string[] {
+  return Object.freeze(extensions.filter((extension) => extension.legacySession === true && extension.legacyOffer === true && extension.offer !== undefined).map((extension) => extension.id));
 }
 
 /** Runs every extension's preparation, together. */

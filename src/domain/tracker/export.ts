@@ -43,6 +43,23 @@ export interface TrackerExportDeps {
  * items, and then nothing is written. Items deleted while the export runs are left out.
  */
 export async function exportTrackerItems(deps: TrackerExportDeps, format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExport> {
+  const { text, items, exportedAt } = await exportText(deps, format, signal);
+  const stamp = exportedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const path = `${deps.paths.runtime}/exports/export-${stamp}-${deps.ids.randomBase36(6)}.${format}`;
+  await deps.fs.ensureDir(`${deps.paths.runtime}/exports`);
+  await deps.fs.writeAtomic(path, text);
+  return { format, path, items, bytes: new TextEncoder().encode(text).length, digest: `sha256:${deps.hasher.sha256Hex(text)}`, exportedAt };
+}
+
+/** An export's text without a file (`pm export --stdout`): the same document, byte for byte, as the file would hold. */
+export interface TrackerExportText {
+  readonly text: string;
+  readonly items: number;
+  readonly exportedAt: string;
+}
+
+/** The export document of every item (see {@link exportTrackerItems}), for writing anywhere. */
+export async function exportText(deps: Pick<TrackerExportDeps, 'clock' | 'list' | 'get'>, format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExportText> {
   if (!(TRACKER_EXPORT_FORMATS as readonly string[]).includes(format)) throw new ValidationError(`format must be one of ${TRACKER_EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format' });
   const ids: string[] = [];
   let cursor: string | undefined;
@@ -62,9 +79,5 @@ export async function exportTrackerItems(deps: TrackerExportDeps, format: Tracke
   signal?.throwIfAborted();
   const exportedAt = new Date(deps.clock.now()).toISOString();
   const text = format === 'json' ? `${JSON.stringify({ format: 'pm-export', version: 1, exportedAt, items })}\n` : items.map((item) => `${JSON.stringify(item)}\n`).join('');
-  const stamp = exportedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const path = `${deps.paths.runtime}/exports/export-${stamp}-${deps.ids.randomBase36(6)}.${format}`;
-  await deps.fs.ensureDir(`${deps.paths.runtime}/exports`);
-  await deps.fs.writeAtomic(path, text);
-  return { format, path, items: items.length, bytes: new TextEncoder().encode(text).length, digest: `sha256:${deps.hasher.sha256Hex(text)}`, exportedAt };
+  return { text, items: items.length, exportedAt };
 }

@@ -43,6 +43,8 @@ export interface ItemSummary {
   readonly priority: number;
   readonly tags: readonly string[];
   readonly parent?: string;
+  /** The parent's title, where the CLI asks for it (`pm list`, `pm ready`, `pm blocked`, `pm tree`: backlog-views.ts); MCP summaries leave it out. */
+  readonly parentTitle?: string;
   readonly assignee?: string;
   readonly claimHolder?: string;
   /** True when the claim's lease has run out (readiness.ts markLapsed): next offers the item to others. */

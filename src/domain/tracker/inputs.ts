@@ -46,6 +46,8 @@ export interface UpdateInput {
 /** Options every mutation takes: who acts, plus the optional guards. */
 export interface MutationOptions extends MutationGuards {
   readonly actor?: string;
+  /** The client software that carries the change, recorded on the receipt beside the actor (Receipt.client). */
+  readonly client?: string;
   /**
    * Refuse instead of warn: claiming an item with unfinished blockers, changing an item
    * somebody else has claimed (default: `strict` in config.yaml, else false).
@@ -56,7 +58,13 @@ export interface MutationOptions extends MutationGuards {
 export interface ClaimInput {
   /** Who takes the item (default: the actor). */
   readonly holder?: string;
+  /** Lease length in whole minutes, 1-10080 (default: `claimLeaseMinutes` in config.yaml). */
   readonly leaseMinutes?: number;
+  /**
+   * Lease length in seconds, 1-604800, for leases shorter than a minute or not whole minutes
+   * (docs/TRACKER.md "Claims and leases"); give this or `leaseMinutes`, not both.
+   */
+  readonly leaseSeconds?: number;
   /** Take it even though somebody else holds an unexpired claim. */
   readonly force?: boolean;
   /** Only renew the caller's own claim (a heartbeat): refused when somebody else holds it or nobody does. */

@@ -81,10 +81,30 @@ export function applyUpdate(item: Item, input: UpdateInput, config: TrackerConfi
   return next;
 }
 
+/** Longest lease: seven days, in either unit. */
+const MAX_LEASE_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * A claim's lease length in ms (docs/TRACKER.md "Claims and leases"): `leaseSeconds` (1 s to
+ * 7 days) or `leaseMinutes` (1 to 10080), one of them; neither takes `claimLeaseMinutes` from
+ * config.yaml.
+ */
+export function leaseLengthMs(input: Pick<ClaimInput, 'leaseMinutes' | 'leaseSeconds'>, config: Pick<TrackerConfig, 'claimLeaseMinutes'>): number {
+  if (input.leaseMinutes !== undefined && input.leaseSeconds !== undefined) throw new ValidationError('give the lease in minutes or in seconds, not both', { field: 'leaseSeconds' });
+  if (input.leaseSeconds !== undefined) {
+    const seconds = input.leaseSeconds;
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LEASE_SECONDS) throw new ValidationError(`lease must be 1 to ${MAX_LEASE_SECONDS} seconds, got ${seconds}`, { field: 'leaseSeconds' });
+    return seconds * 1000;
+  }
+  const minutes = input.leaseMinutes ?? config.claimLeaseMinutes;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) throw new ValidationError(`lease must be 1 to 10080 minutes, got ${minutes}`, { field: 'leaseMinutes' });
+  return minutes * 60_000;
+}
+
 /**
  * Claims an item for `holder` (docs/TRACKER.md "Claims and leases"): status open or draft
- * becomes in_progress, the holder becomes the assignee, and the lease runs `leaseMinutes` from
- * now. The holder claiming again renews the lease (keeping claimedAt while it is live); taking
+ * becomes in_progress, the holder becomes the assignee, and the lease runs its length
+ * ({@link leaseLengthMs}) from now. The holder claiming again renews the lease (keeping claimedAt while it is live); taking
  * an expired lease of somebody else is a takeover, noted on the receipt and history line.
  */
 export function applyClaim(item: Item, holder: string, input: ClaimInput, config: TrackerConfig, ctx: MutationContext): Item {
@@ -96,15 +116,14 @@ export function applyClaim(item: Item, holder: string, input: ClaimInput, config
   if (claim && claim.holder !== holder && claim.expiresAt > ctx.now && !input.force) {
     throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or ${REMEDY_WORDS.force}`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt, ...remedyData('force') });
   }
-  const minutes = input.leaseMinutes ?? config.claimLeaseMinutes;
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) throw new ValidationError(`lease must be 1 to 10080 minutes, got ${minutes}`, { field: 'leaseMinutes' });
+  const leaseMs = leaseLengthMs(input, config);
   const keepSince = claim && claim.holder === holder && claim.expiresAt > ctx.now;
   if (claim && claim.holder !== holder && claim.expiresAt <= ctx.now) ctx.annotate({ takeover: { from: claim.holder, expiredAt: claim.expiresAt } });
   return {
     ...item,
     status: item.status === 'open' || item.status === 'draft' ? 'in_progress' : item.status,
     assignee: holder,
-    claim: { holder, claimedAt: keepSince ? claim.claimedAt : ctx.now, expiresAt: new Date(ctx.nowMs + minutes * 60_000).toISOString() },
+    claim: { holder, claimedAt: keepSince ? claim.claimedAt : ctx.now, expiresAt: new Date(ctx.nowMs + leaseMs).toISOString() },
   };
 }
 

@@ -11,6 +11,10 @@ export const MAX_LIST_LIMIT = 500;
 export interface ListQuery {
   readonly status?: readonly string[];
   readonly type?: readonly string[];
+  /** Priorities 0 (highest) to 4 (lowest): items with one of these. */
+  readonly priority?: readonly number[];
+  /** Only items an unfinished or missing blocker holds back (true), or none does (false): blockers.ts. */
+  readonly blocked?: boolean;
   /** Items must carry every tag listed. */
   readonly tag?: readonly string[];
   readonly assignee?: string;
@@ -54,6 +58,8 @@ export function listFilter(query: ListQuery): IndexFilter {
   return {
     ...(query.status?.length ? { statuses: query.status } : query.all ? {} : { excludeStatuses: [...TERMINAL_STATUSES] }),
     ...(query.type?.length ? { types: query.type } : {}),
+    ...(query.priority?.length ? { priorities: query.priority } : {}),
+    ...(query.blocked !== undefined ? { blocked: query.blocked } : {}),
     ...(query.tag?.length ? { tagsAll: query.tag } : {}),
     ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
     ...(query.parent !== undefined ? { parent: query.parent } : {}),
@@ -76,7 +82,7 @@ export function runListQuery(index: ItemIndexStore, query: ListQuery): ListResul
   }
   const sort = query.sort ?? 'priority';
   const direction = (query.order ?? (sort === 'updated' ? 'desc' : 'asc')) === 'asc' ? 1 : -1;
-  const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction, query.idPrefix, query.blockedBy]);
+  const fingerprint = JSON.stringify([query.status, query.type, query.tag, query.assignee, query.parent, query.text, query.all, sort, direction, query.idPrefix, query.blockedBy, ...(query.priority || query.blocked !== undefined ? [query.priority, query.blocked] : [])]);
   const fields = SORT_FIELDS[sort];
   const after = query.cursor ? decodeCursor(query.cursor, fingerprint).key : query.after !== undefined ? keyOf(index, query.after, fields) : undefined;
   const { items, total } = index.page({ filter: listFilter(query), sort: fields, descending: direction < 0, ...(after ? { after } : {}), limit: limit + 1 });

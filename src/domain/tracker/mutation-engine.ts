@@ -109,6 +109,14 @@ export class MutationEngine {
     await this.batch.flush();
   }
 
+  /**
+   * The running batch's staged items (their state after its earlier mutations, not yet on disk),
+   * for a check that reads the state without writing it first (claim-next, claim-next.ts).
+   */
+  stagedItems(): ReadonlyMap<string, Item | null> {
+    return this.batch.stagedItems();
+  }
+
   private async drain(): Promise<void> {
     const { locker, paths, lockTimeoutMs, clock } = this.deps;
     this.draining = true;
@@ -281,6 +289,7 @@ export class MutationEngine {
       op: request.op,
       itemId,
       actor: request.actor,
+      ...(request.client ? { client: request.client } : {}),
       at: now,
       revisionBefore: current?.item.revision ?? null,
       revisionAfter: next?.revision ?? null,
@@ -302,7 +311,7 @@ export class MutationEngine {
   }
 
   private syntheticReceipt(request: MutationRequest, current: StoredItem): Receipt {
-    return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
+    return { receiptId: 'rcpt-none', op: request.op, itemId: current.item.id, actor: request.actor, ...(request.client ? { client: request.client } : {}), at: current.item.updated, seq: 0, revisionBefore: current.item.revision, revisionAfter: current.item.revision, digestBefore: current.digest, digestAfter: current.digest };
   }
 }
 

@@ -14,6 +14,8 @@ export interface MutationRequest extends MutationGuards {
   /** The item id; for create the engine allocates it and passes it to apply. */
   readonly itemId?: string;
   readonly actor: string;
+  /** The client software that carries the change (Receipt.client). */
+  readonly client?: string;
   /** The caller's parameters, fingerprinted so a reused idempotency key is detected. */
   readonly params: unknown;
   /**

@@ -20,7 +20,14 @@ export interface Receipt {
   readonly receiptId: string;
   readonly op: MutationOp;
   readonly itemId: string;
+  /** Who made the change: a person or an authenticated principal (docs/MCP.md "Actor"). */
   readonly actor: string;
+  /**
+   * The client software that carried the change, `name/version` (an MCP client's
+   * `clientInfo`), recorded beside the actor rather than as it: clients report their own or a
+   * configured server name there, not who is working. Absent for the CLI and on older lines.
+   */
+  readonly client?: string;
   readonly at: string;
   readonly seq: number;
   readonly revisionBefore: number | null;

@@ -113,6 +113,9 @@ export class TrackerMutations {
   /**
    * Closes (or cancels) an item with evidence. Canceling an item somebody else holds a live
    * claim on is destructive to their work and needs consent (docs/TRACKER.md "Mutations").
+   * Closing one warns, as an update does, and is refused under strict: an agent whose lease
+   * ran out and was taken over does not close the new holder's work (docs/TRACKER.md "Claims
+   * and leases"). The check runs in the mutation, under the write lock.
    */
   async close(id: string, input: CloseInput, options: MutationOptions & { consent?: ConsentProvider } = {}): Promise<MutationResult<Item>> {
     const actor = this.actor(options);
@@ -123,7 +126,15 @@ export class TrackerMutations {
         await requireConsent(options.consent, { action: 'cancel_claimed', itemId: id, title: item.title, message: `Cancel ${id} "${item.title}", which ${claim.holder} has claimed until ${claim.expiresAt}?` });
       }
     }
-    return this.mutateItem(id, 'close', input, options, (item, ctx) => applyClose(item, actor, input, ctx));
+    const warnings: string[] = [];
+    const result = await this.mutateItem(id, 'close', input, options, (item, ctx) => {
+      const claim = item.claim;
+      if (input.as !== 'canceled' && claim && claim.holder !== actor && claim.expiresAt > ctx.now) {
+        this.warnOrRefuse(warnings, options, `${id} is claimed by ${claim.holder} until ${claim.expiresAt}; you are closing their work`, 'claimed', { itemId: id, holder: claim.holder, expiresAt: claim.expiresAt }, 'ask them, or close without strict');
+      }
+      return applyClose(item, actor, input, ctx);
+    });
+    return withWarnings(result, warnings);
   }
 
   async reopen(id: string, reason: string | undefined, options: MutationOptions = {}): Promise<MutationResult<Item>> {
@@ -223,7 +234,7 @@ export class TrackerMutations {
   }
 
   private mutate(partial: Omit<MutationRequest, 'actor' | 'expectedRevision' | 'idempotencyKey'>, options: MutationOptions, apply: ApplyMutation): Promise<MutationResult<Item | null>> {
-    const request: MutationRequest = { ...partial, actor: this.actor(options), ...(options.expectedRevision !== undefined ? { expectedRevision: options.expectedRevision } : {}), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    const request: MutationRequest = { ...partial, actor: this.actor(options), ...(options.client ? { client: options.client } : {}), ...(options.expectedRevision !== undefined ? { expectedRevision: options.expectedRevision } : {}), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
     return this.parts.engine.run(request, apply);
   }
 

@@ -29,6 +29,12 @@ export interface TrackerParts {
    * first the earlier writes of the running batch, then what changed outside pm.
    */
   refreshInMutation(): Promise<void>;
+  /**
+   * Brings the index up to date with what changed outside pm only, inside a mutation, leaving
+   * the running batch's earlier writes staged (they are not on disk yet, so the index does not
+   * hold them): for a check that reads them from `engine.stagedItems()` instead.
+   */
+  refreshOutsideBatch(): Promise<void>;
   /** Who a call that names nobody is recorded as. */
   readonly defaultActor: string;
   /** config.yaml, read once (see Tracker.ready). */

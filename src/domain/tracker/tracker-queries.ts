@@ -8,6 +8,12 @@ import { runNextQuery, type NextQuery, type NextResult } from './next-query.js';
 import { runSearchQuery, searchTerms, snippetIn, type SearchQuery, type SearchResult } from './search-query.js';
 import { markLapsed } from './readiness.js';
 import { assertId, type TrackerParts } from './tracker-parts.js';
+import { runBlockedQuery, runReadyQuery, runTreeQuery, withParentTitles, type BlockedResult, type ReadyQuery, type ReadyResult, type TreeNode, type TreeResult } from './backlog-views.js';
+
+/** How a list is shown: `parentTitles` adds each child's parent title from the index (`pm list`; docs/CLI.md "pm list"). */
+export interface ListOptions {
+  readonly parentTitles?: boolean;
+}
 
 /** The item files a query had to leave out because they do not parse (none: the key is absent). */
 export interface Unreadable {
@@ -27,6 +33,13 @@ export interface TrackerContext {
   readonly expiredClaims: { id: string; title: string; holder: string; expiresAt: string }[];
   readonly recent: ListResult['items'];
   readonly unreadable: { id: string; message: string }[];
+}
+
+/** One claim: the item, its holder, when its lease runs (or ran) out (ISO time). */
+export interface LiveClaim {
+  readonly id: string;
+  readonly holder: string;
+  readonly expiresAt: string;
 }
 
 /**
@@ -49,12 +62,13 @@ export class TrackerQueries {
    * "no items"), show only the blockers still holding an item back, and name the item files
    * they had to leave out because they do not parse (`unreadable`, absent when there are none).
    */
-  async list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
+  async list(query: ListQuery = {}, options: ListOptions = {}): Promise<ListResult & Unreadable> {
     const { index, sync } = this.parts;
     await this.assertKnownFilters(query.status, query.type);
     return sync.query(() => {
       const result = runListQuery(index, query);
-      return { ...result, items: markLapsed(index, withActiveBlockers(index, result.items), this.nowIso()), ...this.unreadable() };
+      const items = markLapsed(index, withActiveBlockers(index, result.items), this.nowIso());
+      return { ...result, items: options.parentTitles ? withParentTitles(index, items) : items, ...this.unreadable() };
     });
   }
 
@@ -66,6 +80,41 @@ export class TrackerQueries {
       const result = runNextQuery(index, this.forCaller(query), now);
       const [item, ...alternatives] = markLapsed(index, withActiveBlockers(index, [...(result.item ? [result.item] : []), ...result.alternatives]), now);
       return { ...result, item: result.item ? item! : null, alternatives: result.item ? alternatives : [], ...this.unreadable() };
+    });
+  }
+
+  /** Every ready item for the caller (backlog-views.ts), with the reason and the parent's title. */
+  async readyItems(query: ReadyQuery = {}): Promise<ReadyResult & Unreadable> {
+    const { index, sync } = this.parts;
+    await this.assertKnownFilters(undefined, query.type);
+    return sync.query(() => {
+      const now = this.nowIso();
+      const result = runReadyQuery(index, this.forCaller(query), now);
+      return { ...result, items: withParentTitles(index, markLapsed(index, withActiveBlockers(index, result.items), now)), ...this.unreadable() };
+    });
+  }
+
+  /** Items held back by an unfinished or missing blocker, with those blockers (backlog-views.ts). */
+  async blocked(query: ListQuery = {}): Promise<BlockedResult & Unreadable> {
+    const { index, sync } = this.parts;
+    await this.assertKnownFilters(query.status, query.type);
+    return sync.query(() => {
+      const result = runBlockedQuery(index, query);
+      return { ...result, items: withParentTitles(index, markLapsed(index, withActiveBlockers(index, result.items), this.nowIso())), ...this.unreadable() };
+    });
+  }
+
+  /** An item's children and theirs, with progress; without an id, every open top-level item that has children. */
+  async tree(rootId?: string): Promise<TreeResult & Unreadable> {
+    if (rootId !== undefined) assertId(rootId);
+    const { index, sync } = this.parts;
+    return sync.query(() => {
+      const now = this.nowIso();
+      const decorate = (node: TreeNode): TreeNode => ({ ...node, item: markLapsed(index, withActiveBlockers(index, [node.item]), now)[0]!, children: node.children.map(decorate) });
+      const roots = runTreeQuery(index, rootId).roots.map(decorate);
+      // Only a root can have a parent outside the tree: its title is filled in, the others' parents are in view.
+      const titled = withParentTitles(index, roots.map((root) => root.item));
+      return { roots: roots.map((root, n) => ({ ...root, item: titled[n]! })), ...this.unreadable() };
     });
   }
 
@@ -115,6 +164,18 @@ export class TrackerQueries {
       const next = { ...found, item: found.item ? markLapsed(index, [found.item], now)[0]! : null };
       const recent = markLapsed(index, withActiveBlockers(index, runListQuery(index, { all: true, sort: 'updated', limit: 5 }).items), now);
       return { root: paths.root, idPrefix: config.idPrefix, total: overview.total, byStatus: { ...overview.byStatus }, byType: { ...overview.byType }, next: next.item, nextRationale: next.rationale, claims: overview.claims.map((claim) => ({ ...claim })), expiredClaims: overview.expiredClaims.map((claim) => ({ ...claim })), recent, unreadable: index.problems() };
+    });
+  }
+
+  /**
+   * The claims on unfinished items, live and lapsed, earliest expiry first: what a lease timer
+   * waits for and what tells it a lease ran out (docs/MCP.md "Subscriptions").
+   */
+  async claimLeases(): Promise<LiveClaim[]> {
+    const { index, sync } = this.parts;
+    return sync.query(() => {
+      const { claims, expiredClaims } = index.overview(this.nowIso());
+      return [...expiredClaims, ...claims].map(({ id, holder, expiresAt }) => ({ id, holder, expiresAt }));
     });
   }
 

@@ -8,7 +8,7 @@ import type { Locker } from '../../ports/locker.js';
 import type { TrackerConfig } from './config.js';
 import { readTrackerConfig } from './config-file.js';
 import type { ConsentProvider } from './consent.js';
-import { exportTrackerItems, type TrackerExport, type TrackerExportFormat } from './export.js';
+import { exportText, exportTrackerItems, type TrackerExport, type TrackerExportFormat, type TrackerExportText } from './export.js';
 import type { ChainFault, HistoryEntry } from './history.js';
 import { HistoryLog } from './history-log.js';
 import { IdempotencyLedger } from './idempotency-ledger.js';
@@ -19,6 +19,7 @@ import type { Item } from './item.js';
 import type { ListQuery, ListResult } from './list-query.js';
 import { MutationEngine } from './mutation-engine.js';
 import type { NextQuery, NextResult } from './next-query.js';
+import type { BlockedResult, ReadyQuery, ReadyResult, TreeResult } from './backlog-views.js';
 import type { ClaimNextResult } from './claim-next.js';
 import { leaseOf, leaseState, type LeaseState } from './readiness.js';
 import type { MutationResult } from './receipt.js';
@@ -26,10 +27,10 @@ import type { SearchQuery, SearchResult } from './search-query.js';
 import { TrackerMutations } from './tracker-mutations.js';
 import { confinedFileSystem } from './confined-file-system.js';
 import { TrackerPaths } from './tracker-paths.js';
-import { TrackerQueries, type TrackerContext, type Unreadable } from './tracker-queries.js';
+import { TrackerQueries, type ListOptions, type LiveClaim, type TrackerContext, type Unreadable } from './tracker-queries.js';
 import { validateTracker, type ValidationReport } from './validate.js';
 
-export type { TrackerContext, Unreadable } from './tracker-queries.js';
+export type { LiveClaim, TrackerContext, Unreadable } from './tracker-queries.js';
 
 /** The ports a tracker needs from its host. */
 export interface TrackerPorts {
@@ -109,7 +110,7 @@ export class Tracker {
       },
       lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     });
-    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, ready: () => this.ready(), config };
+    const parts = { paths: this.paths, clock: ports.clock, ids: ports.ids, index: ports.index, sync: this.sync, store, history, engine, defaultActor: options.defaultActor, refreshInMutation: async () => { await engine.settle(); await this.sync.refresh(); }, refreshOutsideBatch: () => this.sync.refresh(), ready: () => this.ready(), config };
     this.queries = new TrackerQueries(parts);
     this.mutations = new TrackerMutations(parts, (id) => this.queries.get(id));
   }
@@ -164,12 +165,27 @@ export class Tracker {
   }
 
   /** See {@link TrackerQueries.list}: filters checked, active blockers only, unreadable files named. */
-  list(query: ListQuery = {}): Promise<ListResult & Unreadable> {
-    return this.queries.list(query);
+  list(query: ListQuery = {}, options: ListOptions = {}): Promise<ListResult & Unreadable> {
+    return this.queries.list(query, options);
   }
 
   next(query: NextQuery = {}): Promise<NextResult & Unreadable> {
     return this.queries.next(query);
+  }
+
+  /** See {@link TrackerQueries.readyItems}: every ready item for the caller, by next's rule and order. */
+  readyItems(query: ReadyQuery = {}): Promise<ReadyResult & Unreadable> {
+    return this.queries.readyItems(query);
+  }
+
+  /** See {@link TrackerQueries.blocked}: items held back by open blockers, with those blockers. */
+  blocked(query: ListQuery = {}): Promise<BlockedResult & Unreadable> {
+    return this.queries.blocked(query);
+  }
+
+  /** See {@link TrackerQueries.tree}: children and their progress. */
+  tree(rootId?: string): Promise<TreeResult & Unreadable> {
+    return this.queries.tree(rootId);
   }
 
   search(query: SearchQuery): Promise<SearchResult & Unreadable> {
@@ -190,9 +206,19 @@ export class Tracker {
     return this.queries.context();
   }
 
+  /** See {@link TrackerQueries.claimLeases}: the claims on unfinished items, live and lapsed, earliest expiry first. */
+  claimLeases(): Promise<LiveClaim[]> {
+    return this.queries.claimLeases();
+  }
+
   /** Writes every item to a new file in the runtime area (export.ts; docs/TRACKER.md "Export"). */
   async export(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExport> {
     return exportTrackerItems({ ...this.ports, paths: this.paths, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
+  }
+
+  /** The export document without writing a file (`pm export --stdout`; export.ts). */
+  async exportText(format: TrackerExportFormat, signal?: AbortSignal): Promise<TrackerExportText> {
+    return exportText({ clock: this.ports.clock, list: (query) => this.list(query), get: (id) => this.get(id) }, format, signal);
   }
 
   async validate(): Promise<ValidationReport> {

@@ -39,6 +39,11 @@ export class WriteBatch {
     return this.staged.get(itemId);
   }
 
+  /** Every item this batch has staged and not yet written, as its last staged state (null: deleted). */
+  stagedItems(): ReadonlyMap<string, Item | null> {
+    return new Map([...this.staged].map(([id, state]) => [id, state.stored?.item ?? null]));
+  }
+
   /**
    * Stages one mutation of an item: its history line linked after the batch's previous line for
    * the item (or the file's head) and the item's next state. Refused when an earlier flush of

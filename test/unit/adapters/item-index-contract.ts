@@ -191,8 +191,10 @@ export function describeItemIndexContract(label: string, subject: () => Promise<
           ...(random() < 0.1 ? { idPrefix: 'pm-000' } : {}),
           ...(random() < 0.1 ? { blockedBy: all[2]!.id } : {}),
           ...(random() < 0.3 ? { text: WORDS[Math.floor(random() * WORDS.length)]! } : {}),
+          ...(random() < 0.2 ? { priorities: random() < 0.5 ? [0] : [1, 3] } : {}),
+          ...(random() < 0.3 ? { blocked: random() < 0.5 } : {}),
         };
-        const expected = all.filter((e) => matches(e, filter));
+        const expected = all.filter((e) => matches(e, filter, all));
         const result = store.page({ filter, sort: ['updated', 'id'], descending: true, limit: 7 });
         expect(result.total).toBe(expected.length);
         const sorted = [...expected].sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? 1 : -1) : a.updated < b.updated ? 1 : -1));
@@ -459,8 +461,11 @@ function byCodePoint(a: string, b: string): number {
 
 type Filter = Parameters<ItemIndexStore['page']>[0]['filter'];
 
-function matches(e: IndexedItem, f: Filter): boolean {
+function matches(e: IndexedItem, f: Filter, all: readonly IndexedItem[] = []): boolean {
+  const blocked = () => e.blockedBy.some((id) => { const b = all.find((x) => x.id === id); return !b || !['closed', 'canceled'].includes(b.status); });
   return (!f.statuses || f.statuses.includes(e.status))
+    && (!f.priorities || f.priorities.includes(e.priority))
+    && (f.blocked === undefined || blocked() === f.blocked)
     && (!f.excludeStatuses || !f.excludeStatuses.includes(e.status))
     && (!f.types || f.types.includes(e.type))
     && (!f.tagsAll || f.tagsAll.every((t) => e.tags.includes(t)))

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_SORTS, MAX_LIST_LIMIT, type ListQuery } from '../../../domain/tracker/list-query.js';
 import { parseWith } from '../argv.js';
-import { commaList, integerValue } from '../argv-values.js';
+import { commaList, integerValue, priorityList } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../usage-error.js';
 import { renderList } from '../render/list-view.js';
@@ -11,6 +11,7 @@ const schema = z.object({
   status: commaList,
   type: commaList,
   tag: commaList,
+  priority: priorityList,
   assignee: z.string().optional(),
   mine: z.boolean().optional(),
   after: z.string().optional(),
@@ -33,6 +34,7 @@ export const listCommand: CliCommand = {
     status: { type: 'string', multiple: true, value: 'S', description: 'Only these statuses (repeatable or comma list)' },
     type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given (repeatable or comma list)' },
+    priority: { type: 'string', short: 'p', multiple: true, value: 'N', description: 'Only these priorities, 0-4 or P0-P4 (repeatable or comma list)' },
     assignee: { type: 'string', value: 'NAME', description: 'Only items assigned to NAME' },
     mine: { type: 'boolean', description: 'Only items assigned to you (the actor: --actor, $PM_ACTOR or the OS user)' },
     parent: { type: 'string', value: 'ID', description: 'Only children of ID' },
@@ -45,7 +47,7 @@ export const listCommand: CliCommand = {
     cursor: { type: 'string', value: 'C', description: 'Continue after the page whose --json printed this nextCursor' },
     after: { type: 'string', value: 'ID', description: 'Continue after item ID, in the same order (what a cut page suggests)' },
   },
-  examples: ['pm list', 'pm list --mine', 'pm list --status open,in_progress --tag auth', 'pm list --all --sort updated --limit 10', 'pm list --json | jq ".items[].id"'],
+  examples: ['pm list', 'pm list --mine', 'pm list --status open,in_progress --tag auth', 'pm list --priority 0,1', 'pm list --all --sort updated --limit 10', 'pm list --json | jq ".items[].id"'],
   async run(args, { io, services }) {
     const input = parseWith(schema, { ...args.values }, 'list');
     if (input.asc && input.desc) throw new UsageError('give --asc or --desc, not both', 'list');
@@ -57,6 +59,7 @@ export const listCommand: CliCommand = {
       ...(input.status ? { status: input.status } : {}),
       ...(input.type ? { type: input.type } : {}),
       ...(input.tag ? { tag: input.tag } : {}),
+      ...(input.priority ? { priority: input.priority } : {}),
       ...(assignee !== undefined ? { assignee } : {}),
       ...(input.parent !== undefined ? { parent: input.parent } : {}),
       ...(input.text !== undefined ? { text: input.text } : {}),
@@ -67,7 +70,7 @@ export const listCommand: CliCommand = {
       ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
       ...(input.after !== undefined ? { after: input.after } : {}),
     };
-    const result = await tracker.list(query);
+    const result = await tracker.list(query, { parentTitles: true });
     await warnUnreadable(io, result.unreadable);
     return { value: result, human: renderList(result) };
   },

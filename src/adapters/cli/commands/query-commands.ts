@@ -3,14 +3,14 @@ import type { NextQuery } from '../../../domain/tracker/next-query.js';
 import type { SearchQuery } from '../../../domain/tracker/search-query.js';
 import { parseWith } from '../argv.js';
 import { UsageError } from '../usage-error.js';
-import { commaList, guardShape, guardsFrom, IDEMPOTENCY_OPTION, integerValue } from '../argv-values.js';
+import { commaList, guardShape, guardsFrom, IDEMPOTENCY_OPTION, integerValue, leaseValue } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
 import { renderClaimNext, renderNext, renderSearch } from '../render/list-view.js';
 import { warnUnreadable } from '../command-inputs.js';
 
 const nextSchema = z.object({
   assignee: z.string().optional(), mine: z.boolean().optional(), type: commaList, tag: commaList,
-  claim: z.boolean().optional(), lease: integerValue('lease', 1, 10080).optional(), 'idempotency-key': guardShape['idempotency-key'],
+  claim: z.boolean().optional(), lease: leaseValue.optional(), 'idempotency-key': guardShape['idempotency-key'],
 });
 
 /** `pm next`: the single best item to start now, and why. */
@@ -25,7 +25,7 @@ export const nextCommand: CliCommand = {
     type: { type: 'string', multiple: true, value: 'T', description: 'Only these types (repeatable or comma list)' },
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'Only items carrying every tag given' },
     claim: { type: 'boolean', description: 'Claim the chosen item for you in the same step (claim-next)' },
-    lease: { type: 'string', value: 'MIN', description: 'With --claim: lease length in minutes, 1-10080' },
+    lease: { type: 'string', value: 'LEN', description: 'With --claim: lease length, minutes (1-10080) or with a unit: 90s, 5m, 2h' },
     ...IDEMPOTENCY_OPTION,
   },
   examples: ['pm next', 'pm next --claim', 'pm next --claim --tag backend --lease 30', 'pm next --mine', 'pm next --assignee alice --tag backend', 'pm next --json'],
@@ -41,7 +41,7 @@ export const nextCommand: CliCommand = {
     };
     if (input.claim) {
       // --assignee names who asks, so with --claim it is whom the item is claimed for (as pm claim --holder).
-      const claimed = await tracker.claimNext(query, { ...(input.lease !== undefined ? { leaseMinutes: input.lease } : {}), ...(input.assignee !== undefined ? { holder: input.assignee } : {}) }, guardsFrom(input));
+      const claimed = await tracker.claimNext(query, { ...input.lease, ...(input.assignee !== undefined ? { holder: input.assignee } : {}) }, guardsFrom(input));
       return { value: claimed, human: renderClaimNext(claimed), ...(claimed.warnings ? { warnings: claimed.warnings } : {}) };
     }
     const result = await tracker.next(query);

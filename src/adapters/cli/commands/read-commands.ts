@@ -5,6 +5,7 @@ import type { CliCommand } from '../command.js';
 import { renderItem } from '../render/item-view.js';
 import { renderContext, renderHistory, renderValidation } from '../render/report-view.js';
 import { EXIT } from '../../../domain/errors/pm-error.js';
+import { describeChanges } from '../../../domain/tracker/history-changes.js';
 
 const idSchema = z.object({ id: idArgument });
 
@@ -20,9 +21,11 @@ export const getCommand: CliCommand = {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'get', ['id']);
     const tracker = await services.tracker();
     const item = await tracker.get(id);
+    const lease = tracker.leaseOf(item);
     // A parent that is missing or unreadable is still named by its id (pm validate reports it).
     const parentTitle = item.parent ? await tracker.get(item.parent).then((p) => p.title, () => undefined) : undefined;
-    return { value: item, human: renderItem(item, tracker.leaseOf(item), parentTitle) };
+    // --json marks a lapsed claim as pm_get and the human view do (docs/CLI.md "pm get"): `claimExpired: true`, absent while live.
+    return { value: lease.state === 'expired' ? { ...item, claimExpired: true } : item, human: renderItem(item, lease, parentTitle) };
   },
 };
 
@@ -30,7 +33,7 @@ export const getCommand: CliCommand = {
 export const historyCommand: CliCommand = {
   name: 'history',
   summary: 'Show the recorded changes of an item',
-  description: 'Every mutation is one line in .agents/pm/history/<id>.jsonl (receipt, actor, time, revisions, JSON patch), hash-chained so tampering is detectable: lines whose chain does not verify are marked with ! (verified: false under --json). History outlives a deleted item.',
+  description: 'Every mutation is one line in .agents/pm/history/<id>.jsonl (receipt, actor, time, revisions, JSON patch), hash-chained so tampering is detectable: lines whose chain does not verify are marked with ! (verified: false under --json). Under each change, its fields with the old and the new value (replayed from the lines before; values over 80 characters are cut and say how much was left out; --json: changes: [{ field, before?, after?, added? }]). History outlives a deleted item.',
   args: [{ name: 'id' }],
   options: {},
   examples: ['pm history pm-a1b2c3', 'pm history pm-a1b2c3 --json'],
@@ -38,7 +41,8 @@ export const historyCommand: CliCommand = {
     const { id } = parseWith(idSchema, { id: args.positionals[0] }, 'history', ['id']);
     const { entries, faults } = await (await services.tracker()).verifiedHistory(id);
     const bad = new Set(faults.map((f) => f.line));
-    return { value: entries.map((e) => (bad.has(e.seq) ? { ...e, verified: false } : e)), human: renderHistory(id, entries, faults) };
+    const changes = describeChanges(entries);
+    return { value: entries.map((e, n) => ({ ...e, changes: changes[n]!, ...(bad.has(e.seq) ? { verified: false } : {}) })), human: renderHistory(id, entries, faults, changes) };
   },
 };
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { UpdateInput } from '../../../domain/tracker/inputs.js';
 import { parseWith } from '../argv.js';
-import { GUARD_OPTIONS, STRICT_OPTION, commaList, guardShape, guardsFrom, idArgument, integerValue, keyValueList, priorityValue, repeated } from '../argv-values.js';
+import { GUARD_OPTIONS, STRICT_OPTION, commaList, guardShape, guardsFrom, integerValue, keyValueList, priorityValue, repeated } from '../argv-values.js';
 import type { CliCommand } from '../command.js';
+import { FILTER_OPTION, IDS_ARGUMENT, SELECTION_YES, assertSingleGuards, runEach, select } from '../bulk.js';
 import { renderMutation } from '../render/item-view.js';
 import { BODY_OPTIONS, customFields, readBody } from '../command-inputs.js';
 import { UsageError } from '../usage-error.js';
@@ -10,7 +11,8 @@ import { UsageError } from '../usage-error.js';
 const criterionIndexes = z.array(integerValue('criterion number', 1, 10_000)).optional();
 
 const schema = z.object({
-  id: idArgument,
+  filter: repeated,
+  yes: z.boolean().optional(),
   title: z.string().trim().min(1, 'the title must not be empty').optional(),
   body: z.string().optional(),
   'body-file': z.string().optional(),
@@ -42,8 +44,8 @@ const schema = z.object({
 export const updateCommand: CliCommand = {
   name: 'update',
   summary: 'Change fields of an item',
-  description: 'Changes only what you name. To close or cancel use pm close; to reopen use pm reopen.',
-  args: [{ name: 'id' }],
+  description: 'Changes only what you name. To close or cancel use pm close; to reopen use pm reopen. Several ids, or --filter, update each item on its own (docs/CLI.md "Several items at once").',
+  args: [IDS_ARGUMENT],
   optionHints: { tag: "did you mean '--add-tag'? (--tags replaces every tag)" },
   options: {
     title: { type: 'string', value: 'TEXT', description: 'New title' },
@@ -69,15 +71,19 @@ export const updateCommand: CliCommand = {
     set: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'Set a custom field (repeatable)' },
     unset: { type: 'string', multiple: true, value: 'KEY', description: 'Remove a custom field (repeatable)' },
     ...STRICT_OPTION,
+    ...FILTER_OPTION,
+    yes: SELECTION_YES,
     ...GUARD_OPTIONS,
   },
   examples: [
     'pm update pm-a1b2c3 -p 0 --add-tag urgent',
     'pm update pm-a1b2c3 --check 1 --check 2 --expected-revision 4',
     'pm update pm-a1b2c3 --no-parent --unassign',
+    'pm update pm-a1b2c3 pm-d4e5f6 --add-tag backend',
+    'pm update --filter tag=auth --filter status=open -p 1 --yes',
   ],
   async run(args, { io, services }) {
-    const input = parseWith(schema, { ...args.values, id: args.positionals[0] }, 'update', ['id']);
+    const input = parseWith(schema, { ...args.values }, 'update');
     if (input.parent !== undefined && input['no-parent']) throw new UsageError('give --parent or --no-parent, not both', 'update');
     if (input.assignee !== undefined && input.unassign) throw new UsageError('give --assignee or --unassign, not both', 'update');
     const tracker = await services.tracker();
@@ -105,7 +111,11 @@ export const updateCommand: CliCommand = {
       ...(custom ? { custom } : {}),
     };
     if (Object.keys(update).length === 0) throw new UsageError('nothing to update: name at least one field to change', 'update');
-    const result = await tracker.update(input.id, update, guardsFrom(input));
-    return { value: result, human: renderMutation('Updated', result), ...(result.warnings ? { warnings: result.warnings } : {}) };
+    const selection = await select({ ids: args.positionals, ...(input.filter ? { filter: input.filter } : {}), yes: input.yes === true, verb: 'Update', command: 'update' }, tracker, io);
+    assertSingleGuards(selection, input, 'update');
+    return runEach(selection, 'Updated', async (id) => {
+      const result = await tracker.update(id, update, guardsFrom(input));
+      return { value: result, human: renderMutation('Updated', result), ...(result.warnings ? { warnings: result.warnings } : {}) };
+    });
   },
 };

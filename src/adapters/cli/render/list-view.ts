@@ -16,6 +16,7 @@ function markers(s: ItemSummary): string {
     s.tags.length ? `[${oneLine(s.tags.join(', '))}]` : '',
     s.claimHolder ? (s.claimExpired ? `(claim by ${oneLine(s.claimHolder)} expired)` : `(claimed by ${oneLine(s.claimHolder)})`) : s.assignee ? `@${oneLine(s.assignee)}` : '',
     activeBlockers(s).length ? `(blocked by ${activeBlockers(s).join(', ')})` : '',
+    s.parent ? `(in ${s.parent}${s.parentTitle !== undefined ? ` "${oneLine(s.parentTitle)}"` : ''})` : '',
   ].filter(Boolean);
   return parts.length ? `  ${parts.join(' ')}` : '';
 }

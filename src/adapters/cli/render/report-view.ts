@@ -1,10 +1,11 @@
 import type { ChainFault, HistoryEntry } from '../../../domain/tracker/history.js';
+import type { FieldChange } from '../../../domain/tracker/history-changes.js';
 import type { InitResult } from '../../../domain/tracker/init.js';
 import type { TrackerContext } from '../../../domain/tracker/tracker.js';
 import type { ValidationReport } from '../../../domain/tracker/validate.js';
 import type { DependencyRef, DependencyView } from '../dependency-view.js';
 import { summaryTable } from './list-view.js';
-import { columns, indent, lines, plural, shortTime } from './text.js';
+import { columns, indent, lines, oneLine, plural, shortTime } from './text.js';
 
 /** `pm init`: where the tracker is and what to do next. */
 export function renderInit(result: InitResult): string {
@@ -19,11 +20,14 @@ export function renderInit(result: InitResult): string {
 }
 
 /** `pm history`: one line per recorded change, oldest first. */
-export function renderHistory(id: string, entries: readonly HistoryEntry[], faults: readonly ChainFault[] = []): string {
+export function renderHistory(id: string, entries: readonly HistoryEntry[], faults: readonly ChainFault[] = [], changes: readonly (readonly FieldChange[])[] = []): string {
   if (entries.length === 0 && faults.length === 0) return lines(`${id} has no recorded history.`);
   const bad = new Set(faults.map((f) => f.line));
-  const rows = entries.map((e) => [`#${e.seq}`, shortTime(e.at), e.actor, e.op, revisions(e), changedFields(e)]);
-  const marked = columns(rows).map((l, i) => `  ${faults.length === 0 ? '' : bad.has(entries[i]!.seq) ? '! ' : '  '}${l}`);
+  const rows = entries.map((e) => [`#${e.seq}`, shortTime(e.at), e.client ? `${e.actor} via ${e.client}` : e.actor, e.op, revisions(e), changedFields(e)]);
+  const marked = columns(rows).flatMap((l, i) => [
+    `  ${faults.length === 0 ? '' : bad.has(entries[i]!.seq) ? '! ' : '  '}${l}`,
+    ...(changes[i] ?? []).map((c) => `${faults.length === 0 ? '' : '  '}      ${oneLine(describeChange(c))}`),
+  ]);
   const warning = faults.length > 0 && [
     '',
     `The history of ${id} does not verify; the lines marked ! cannot be trusted:`,
@@ -31,6 +35,12 @@ export function renderHistory(id: string, entries: readonly HistoryEntry[], faul
     "Changes to this item are refused until the file is restored (git checkout -- the history file); see 'pm validate'.",
   ];
   return lines(`History of ${id} (${plural(entries.length, 'change')}):`, marked, warning);
+}
+
+/** `priority: 2 -> 0`, `assignee: (none) -> "bob"`, `comments: + "looks good"`. */
+function describeChange(c: FieldChange): string {
+  if (c.added) return `${c.field}: ${c.added.map((v) => `+ ${v}`).join(', ')}`;
+  return `${c.field}: ${c.before ?? '(none)'} -> ${c.after ?? '(none)'}`;
 }
 
 function revisions(e: HistoryEntry): string {

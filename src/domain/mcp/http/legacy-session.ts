@@ -1,7 +1,10 @@
 import type { Hasher } from '../../../ports/hasher.js';
 import type { MacKeyStore } from '../../../ports/mac-key-store.js';
 import { isPmMcpLegacyProtocolVersion } from '../protocol.js';
+import type { LegacySessionState } from '../../../ports/transport.js';
 import type { McpLegacyConnectionState } from '../request-context.js';
+import { frozenJsonCopy } from '../request-meta.js';
+import type { JsonObject, McpClientCapabilities } from '../wire-types.js';
 import { base64url, sameMac, unbase64url } from '../../util/sealed-text.js';
 
 /**
@@ -13,15 +16,20 @@ import { base64url, sameMac, unbase64url } from '../../util/sealed-text.js';
  * table: the id itself carries what `initialize` declared (the revision and the client's name
  * and version), sealed with the MAC key store that also seals MRTR requestState, so any
  * replica holding the keys reads it and nothing is stored per client. A legacy request with a
- * valid id is attributed to that client (unless a principal is authenticated); an id pm did
- * not issue, was altered, or whose key was rotated out is an ended session: 404.
+ * valid id is attributed to that client (unless a principal is authenticated), and keeps the
+ * extensions its `initialize` negotiated for the session (MCP Apps,
+ * docs/decisions/005-apps-in-initialize-era-sessions.md); an id pm did not issue, was
+ * altered, or whose key was rotated out is an ended session: 404.
  *
- * Wire form: `pms1.<key id>.<payload>.<mac>`, payload the base64url JSON `{ r, n, v }`, mac
+ * Wire form: `pms1.<key id>.<payload>.<mac>`, payload the base64url JSON `{ r, n, v, x }`
+ * (`x`: the negotiated extensions with the client's declarations, present only when any), mac
  * the hex HMAC-SHA256 of everything before it: visible ASCII only, as the spec requires.
  */
 const PREFIX = 'pms1';
 /** Longest identity carried (longer names or versions get no session: attribution falls back). */
 const MAX_FIELD = 200;
+/** Longest serialized extension declarations carried (a longer set gets no session). */
+const MAX_EXTENSIONS = 512;
 /** Longest id accepted (an oversized header is not one pm issued). */
 const MAX_ID = 1024;
 
@@ -39,12 +47,14 @@ export class PmMcpLegacySessions {
   constructor(private readonly ports: { readonly hasher: Hasher; readonly keys: MacKeyStore }) {}
 
   /** The `Mcp-Session-Id` for a client that just initialized, or undefined when its identity is too long to carry. */
-  async issue(state: { readonly revision: string; readonly clientInfo: { readonly name: string; readonly version: string } | undefined }): Promise<string | undefined> {
+  async issue(state: LegacySessionState): Promise<string | undefined> {
     if (!isPmMcpLegacyProtocolVersion(state.revision)) return undefined;
     const info = state.clientInfo;
     if (info && (info.name.length > MAX_FIELD || info.version.length > MAX_FIELD)) return undefined;
+    const extensions = state.extensions && Object.keys(state.extensions).length ? state.extensions : undefined;
+    if (extensions && JSON.stringify(extensions).length > MAX_EXTENSIONS) return undefined;
     const key = await this.ports.keys.current();
-    const body = `${PREFIX}.${key.id}.${base64url(JSON.stringify({ r: state.revision, ...(info ? { n: info.name, v: info.version } : {}) }))}`;
+    const body = `${PREFIX}.${key.id}.${base64url(JSON.stringify({ r: state.revision, ...(info ? { n: info.name, v: info.version } : {}), ...(extensions ? { x: extensions } : {}) }))}`;
     return `${body}.${this.ports.hasher.hmacSha256Hex(key.secret, body)}`;
   }
 
@@ -58,11 +68,12 @@ export class PmMcpLegacySessions {
     if (!sameMac(this.ports.hasher.hmacSha256Hex(key.secret, `${PREFIX}.${keyId}.${encoded}`), mac)) throw new PmMcpLegacySessionError('tampered');
     const payload = decode(encoded);
     if (!payload) throw new PmMcpLegacySessionError('malformed');
-    return Object.freeze({ revision: payload.r, clientCapabilities: Object.freeze({}), clientInfo: payload.n === undefined ? undefined : Object.freeze({ name: payload.n, version: payload.v! }) });
+    const clientCapabilities = payload.x ? frozenJsonCopy({ extensions: payload.x }) : Object.freeze({});
+    return Object.freeze({ revision: payload.r, clientCapabilities: clientCapabilities as McpClientCapabilities, clientInfo: payload.n === undefined ? undefined : Object.freeze({ name: payload.n, version: payload.v! }) });
   }
 }
 
-function decode(encoded: string): { r: McpLegacyConnectionState['revision']; n?: string; v?: string } | undefined {
+function decode(encoded: string): { r: McpLegacyConnectionState['revision']; n?: string; v?: string; x?: JsonObject } | undefined {
   let value: unknown;
   try {
     const text = unbase64url(encoded);
@@ -70,9 +81,11 @@ function decode(encoded: string): { r: McpLegacyConnectionState['revision']; n?:
   } catch {
     return undefined;
   }
-  const p = value as { r?: unknown; n?: unknown; v?: unknown } | undefined;
+  const p = value as { r?: unknown; n?: unknown; v?: unknown; x?: unknown } | undefined;
   if (!p || typeof p !== 'object' || !isPmMcpLegacyProtocolVersion(p.r)) return undefined;
-  if (p.n === undefined && p.v === undefined) return { r: p.r };
-  return typeof p.n === 'string' && typeof p.v === 'string' ? { r: p.r, n: p.n, v: p.v } : undefined;
+  if (p.x !== undefined && (typeof p.x !== 'object' || p.x === null || Array.isArray(p.x))) return undefined;
+  const x = p.x === undefined ? {} : { x: p.x as JsonObject };
+  if (p.n === undefined && p.v === undefined) return { r: p.r, ...x };
+  return typeof p.n === 'string' && typeof p.v === 'string' ? { r: p.r, n: p.n, v: p.v, ...x } : undefined;
 }
 

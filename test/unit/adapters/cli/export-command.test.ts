@@ -22,6 +22,19 @@ describe('pm export', () => {
     expect(JSON.parse((await cli.fs.readText(out.path))!)).toMatchObject({ format: 'pm-export', version: 1, items: [{ title: 'Only' }] });
   });
 
+  it('prints the export to stdout with --stdout or -, writing no file, even under --json', async () => {
+    const cli = await cliHarness();
+    const a = (await cli.json<{ item: { id: string } }>(['create', 'First'])).item.id;
+    const lines = (await cli.run(['export', '--stdout', '--format', 'jsonl'])).stdout.trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([a]);
+    const doc = JSON.parse((await cli.run(['export', '-', '--json'])).stdout) as { format: string; items: { id: string }[] };
+    expect(doc).toMatchObject({ format: 'pm-export', version: 1, items: [{ id: a, title: 'First' }] });
+    expect(await cli.fs.isDirectory('/project/.agents/pm/.runtime/exports')).toBe(false);
+    await cli.json(['export']);
+    expect(await cli.fs.isDirectory('/project/.agents/pm/.runtime/exports')).toBe(true);
+    expect(((await cli.run(['export', 'out.json'])).error as Error).message).toMatch(/^<file>: only '-' \(stdout\) can be named; to write a file of your choosing, redirect: pm export --stdout > FILE/);
+  });
+
   it('refuses an unknown format with exit 2', async () => {
     const cli = await cliHarness();
     const result = await cli.run(['export', '--format', 'xml']);

@@ -1,6 +1,6 @@
 import { renderItem, renderMutation } from '../../../../src/adapters/cli/render/item-view.js';
 import { renderList } from '../../../../src/adapters/cli/render/list-view.js';
-import { renderDependencies, renderValidation } from '../../../../src/adapters/cli/render/report-view.js';
+import { renderDependencies, renderHistory, renderValidation } from '../../../../src/adapters/cli/render/report-view.js';
 import { columns, shortTime } from '../../../../src/adapters/cli/render/text.js';
 import type { Item } from '../../../../src/domain/tracker/item.js';
 import type { MutationResult, Receipt } from '../../../../src/domain/tracker/receipt.js';
@@ -15,6 +15,16 @@ const item: Item = {
 const receipt: Receipt = { receiptId: 'rcpt-1', op: 'update', itemId: item.id, actor: 'alice', at: item.updated, seq: 4, revisionBefore: 3, revisionAfter: 4, digestBefore: null, digestAfter: null };
 
 describe('human renderers', () => {
+  it('pm history shows the client software beside the actor when a line records one', () => {
+    const text = renderHistory(item.id, [
+      { ...receipt, seq: 1, patch: [], prev: null },
+      { ...receipt, seq: 2, client: 'srv/0.1.0', patch: [], prev: 'sha256:0' },
+    ]);
+    const [first, second] = text.split('\n').filter((l) => l.includes('#'));
+    expect(first).toMatch(/#1 .* alice +update/);
+    expect(second).toMatch(/#2 .* alice via srv\/0\.1\.0 +update/);
+  });
+
   it('formats times and columns', () => {
     expect(shortTime('2026-03-01T09:05:59.123Z')).toBe('2026-03-01 09:05Z');
     expect(columns([['a', 'bb', 'c'], ['ccc', 'd', 'e ']])).toEqual(['a    bb  c', 'ccc  d   e']);

@@ -31,6 +31,20 @@ describe('pm claim / release', () => {
     expect(((await cli.run(['claim', id, '--lease', '0'])).error as Error).message).toMatch(/^--lease: invalid lease '0'/);
   });
 
+  it('takes the lease in minutes or with a unit (90s, 5m, 2h), and refuses anything else with the forms', async () => {
+    const { cli, id } = await withItem();
+    expect((await cli.json<Result>(['claim', id, '--lease', '90s'])).item.claim!.expiresAt).toBe('2026-03-01T10:01:30.000Z');
+    expect((await cli.json<Result>(['claim', id, '--lease', '5m'])).item.claim!.expiresAt).toBe('2026-03-01T10:05:00.000Z');
+    expect((await cli.json<Result>(['claim', id, '--lease', '2h'])).item.claim!.expiresAt).toBe('2026-03-01T12:00:00.000Z');
+    for (const bad of ['0s', '1.5m', '8d', '169h', 'soon']) {
+      const refused = await cli.run(['claim', id, '--lease', bad]);
+      expect(refused.error).toBeInstanceOf(UsageError);
+      expect((refused.error as Error).message).toMatch(new RegExp(`^--lease: invalid lease '${bad.replace('.', '\\.')}': expected minutes \\(1-10080\\) or a number with a unit, e.g. 90s, 5m, 2h`));
+    }
+    const next = await cli.json<{ item: Item }>(['next', '--claim', '--lease', '45s', '--actor', 'bob']);
+    expect(next.item).toBeNull();
+  });
+
   it('says who holds the claim and until when', async () => {
     const { cli, id } = await withItem();
     expect((await cli.run(['claim', id, '--lease', '90'])).stdout).toMatch(/^Claimed pm-[0-9a-z]+ "Ship it" for alice until 2026-03-01 11:30Z \(revision 2\)/);

@@ -41,10 +41,14 @@ describe('hasPmMcpAppsCapability', () => {
     expect(hasPmMcpAppsCapability({ extensions: { 'io.modelcontextprotocol/skills': { mimeTypes: [MIME] } } })).toBe(false);
   });
 
-  test('only a modern request negotiates Apps', () => {
+  test('a modern request negotiates Apps by declaring it; a legacy one only when its session negotiated it in initialize', () => {
     const clientCapabilities = { extensions: { [UI]: { mimeTypes: [MIME] } } };
-    expect(requestNegotiatedPmMcpApps({ era: 'modern', clientCapabilities })).toBe(true);
-    expect(requestNegotiatedPmMcpApps({ era: 'legacy', clientCapabilities })).toBe(false);
+    expect(requestNegotiatedPmMcpApps({ era: 'modern', clientCapabilities, extensions: {} })).toBe(true);
+    expect(requestNegotiatedPmMcpApps({ era: 'legacy', clientCapabilities, extensions: {} })).toBe(false);
+    expect(requestNegotiatedPmMcpApps({ era: 'legacy', clientCapabilities, extensions: { [UI]: { mimeTypes: [MIME] } } })).toBe(true);
+    // Negotiated, but incompatibly declared (another specVersion): treated as absent.
+    const other = { extensions: { [UI]: { specVersion: '2099-01-01', mimeTypes: [MIME] } } };
+    expect(requestNegotiatedPmMcpApps({ era: 'legacy', clientCapabilities: other, extensions: other.extensions })).toBe(false);
   });
 });
 

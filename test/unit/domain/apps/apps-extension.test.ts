@@ -114,6 +114,41 @@ describe('requests without a compatible declaration', () => {
     expectCleanHarness(apps);
   });
 
+  test('a legacy session whose initialize declares Apps has negotiated it for the session (docs/decisions/005)', async () => {
+    const { apps } = await harnesses();
+    const declaration = { mimeTypes: [PM_MCP_APP_MIME_TYPE] };
+    const init = await apps.legacy('initialize', { protocolVersion: '2025-11-25', capabilities: { extensions: { [PM_MCP_APPS_EXTENSION_ID]: declaration } }, clientInfo: { name: 'apps-host', version: '1' } });
+    // The server declares the extension in initialize too.
+    expect((init.result!.capabilities as { extensions?: object }).extensions).toEqual({ [PM_MCP_APPS_EXTENSION_ID]: {} });
+    const legacyTools = (await apps.legacy('tools/list')).result!.tools as Tool[];
+    const modernTools = (await apps.modern('tools/list', {}, NEGOTIATED)).result!.tools as Tool[];
+    expect(legacyTools).toEqual(modernTools);
+    const listed = (await apps.legacy('resources/list')).result!.resources as { uri: string; mimeType?: string }[];
+    expect(listed.filter((r) => r.uri.startsWith('ui://')).map((r) => r.mimeType)).toEqual(PM_MCP_APP_CONTRACTS.map(() => PM_MCP_APP_MIME_TYPE));
+    for (const contract of PM_MCP_APP_CONTRACTS) {
+      const read = await apps.legacy('resources/read', { uri: contract.resourceUri });
+      const content = (read.result!.contents as { uri: string; mimeType: string; text: string }[])[0]!;
+      expect(content).toMatchObject({ uri: contract.resourceUri, mimeType: PM_MCP_APP_MIME_TYPE });
+      expect(content.text).toContain(`document.title=${JSON.stringify(contract.view)}`);
+      // Legacy shapes: no modern envelope members.
+      expect(read.result).not.toHaveProperty('resultType');
+    }
+    // An unknown view is the legacy resource-not-found.
+    expect((await apps.legacy('resources/read', { uri: 'ui://pm/nope.html' })).error).toMatchObject({ code: -32002, data: { uri: 'ui://pm/nope.html' } });
+    // Modern requests on the same connection stay request-local: no declaration, no views.
+    expect((await apps.modern('resources/read', { uri: 'ui://pm/board.html' })).error).toMatchObject({ code: -32021 });
+    expectCleanHarness(apps);
+  });
+
+  test.each(Object.entries(INCOMPATIBLE))('a legacy session whose initialize declares Apps incompatibly (%s) keeps the legacy surface', async (_name, meta) => {
+    const { apps, plain } = await harnesses();
+    const declared = meta['io.modelcontextprotocol/clientCapabilities'];
+    await apps.legacy('initialize', { protocolVersion: '2025-11-25', capabilities: declared, clientInfo: { name: 'legacy-client', version: '1.0.0' } });
+    await plain.initialize();
+    for (const method of ['tools/list', 'resources/list']) expect(bytes(await apps.legacy(method))).toBe(bytes(await plain.legacy(method)));
+    expect((await apps.legacy('resources/read', { uri: 'ui://pm/board.html' })).error).toMatchObject({ code: -32002 });
+  });
+
   test('tool results are the same with and without the declaration: text and structured data', async () => {
     const { apps } = await harnesses();
     for (const name of ['pm_context', 'pm_list']) {

@@ -161,11 +161,11 @@ describe('other destructive operations ask too', () => {
     expect((await answer('pm_claim', args, asked, { action: 'cancel' })).isError).toBe(true);
     expect((await h.tracker.get(ids.a)).claim?.holder).toBe('bob');
     const again = await ask('pm_claim', args);
-    expect((await answer('pm_claim', args, again, accept)).structuredContent).toMatchObject({ item: { claim: { holder: 'test-client' } } });
+    expect((await answer('pm_claim', args, again, accept)).structuredContent).toMatchObject({ item: { claim: { holder: 'alice' } } });
   });
 
   test('claiming a free item with force asks nothing', async () => {
     const claimed = await h.call('pm_claim', { id: ids.c, force: true }, 'modern', ELICITATION);
-    expect(claimed.structuredContent).toMatchObject({ item: { claim: { holder: 'test-client' } } });
+    expect(claimed.structuredContent).toMatchObject({ item: { claim: { holder: 'alice' } } });
   });
 });

@@ -38,6 +38,30 @@ function unbounded(schema: unknown, path = '#'): string[] {
   return out;
 }
 
+/** Input fields a lossy converter would leave without a type: no `type`, a type array, or an `anyOf`/`oneOf`. */
+function untypedInputFields(schema: unknown, path = '#'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  const out: string[] = [];
+  if (typeof s.type !== 'string') out.push(`${path}: ${s.anyOf ? 'anyOf' : s.oneOf ? 'oneOf' : Array.isArray(s.type) ? 'type array' : 'no type'}`);
+  for (const [key, value] of Object.entries((s.properties as Record<string, unknown>) ?? {})) out.push(...untypedInputFields(value, `${path}/${key}`));
+  if (s.items) out.push(...untypedInputFields(s.items, `${path}/items`));
+  return out;
+}
+
+/** Schema nodes without any validation keyword (`{}`, or only annotations such as `description`). */
+function emptySchemas(schema: unknown, path = '#'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  const annotations = ['description', 'title', 'default', 'examples', '$comment'];
+  const out = Object.keys(s).every((key) => annotations.includes(key)) ? [path] : [];
+  for (const [key, value] of Object.entries((s.properties as Record<string, unknown>) ?? {})) out.push(...emptySchemas(value, `${path}/properties/${key}`));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, branch] of ((s[key] as unknown[]) ?? []).entries()) out.push(...emptySchemas(branch, `${path}/${key}/${i}`));
+  if (s.items && typeof s.items === 'object') out.push(...emptySchemas(s.items, `${path}/items`));
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') out.push(...emptySchemas(s.additionalProperties, `${path}/additionalProperties`));
+  return out;
+}
+
 describe('advertised tools', () => {
   let h: TrackerMcpHarness;
   beforeAll(async () => {
@@ -85,11 +109,26 @@ describe('advertised tools', () => {
     expect(schemaPortabilityFindings(tool.outputSchema)).toEqual([]);
   });
 
-  test('nullable members keep their meaning: null or the type, nothing else', () => {
+  test.each(PM_MCP_TOOL_NAMES)('%s: every input field keeps one type through lossy converters (no anyOf/oneOf, no type arrays)', (name) => {
+    const tool = h.server.tools!.descriptors.find((t) => t.name === name)!;
+    expect(untypedInputFields(tool.inputSchema)).toEqual([]);
+  });
+
+  test.each(PM_MCP_TOOL_NAMES)('%s: no schema node, input or output, is without a validation keyword (no `{}`)', (name) => {
+    const tool = h.server.tools!.descriptors.find((t) => t.name === name)!;
+    expect(emptySchemas(tool.inputSchema)).toEqual([]);
+    expect(emptySchemas(tool.outputSchema)).toEqual([]);
+  });
+
+  test('pm_update removes a field through clear; its fields have one type each', () => {
     const ajv = new Ajv2020({ strict: false });
     const update = ajv.compile(h.server.tools!.get('pm_update')!.inputSchema);
-    for (const ok of [{ id: 'pm-abc', parent: null }, { id: 'pm-abc', parent: 'pm-def' }, { id: 'pm-abc', assignee: null }, { id: 'pm-abc', custom: { area: null, effort: null } }, { id: 'pm-abc', custom: { area: 'cli', effort: 5 } }]) expect({ ok, valid: update(ok) }).toEqual({ ok, valid: true });
-    for (const bad of [{ id: 'pm-abc', parent: 7 }, { id: 'pm-abc', assignee: false }, { id: 'pm-abc', custom: { area: 'web' } }, { id: 'pm-abc', custom: { effort: 500 } }]) expect({ bad, valid: update(bad) }).toEqual({ bad, valid: false });
+    const properties = h.server.tools!.get('pm_update')!.inputSchema.properties as Record<string, JsonObject>;
+    expect(properties.parent).toMatchObject({ type: 'string' });
+    expect(properties.assignee).toMatchObject({ type: 'string' });
+    expect(properties.clear).toMatchObject({ type: 'array', items: { type: 'string', enum: ['parent', 'assignee', 'effort', 'area', 'note', 'urgent'] } });
+    for (const ok of [{ id: 'pm-abc', clear: ['parent', 'assignee'] }, { id: 'pm-abc', parent: 'pm-def' }, { id: 'pm-abc', clear: ['area', 'effort'] }, { id: 'pm-abc', custom: { area: 'cli', effort: 5 } }]) expect({ ok, valid: update(ok) }).toEqual({ ok, valid: true });
+    for (const bad of [{ id: 'pm-abc', parent: 7 }, { id: 'pm-abc', assignee: false }, { id: 'pm-abc', custom: { area: 'web' } }, { id: 'pm-abc', custom: { effort: 500 } }, { id: 'pm-abc', clear: ['title'] }]) expect({ bad, valid: update(bad) }).toEqual({ bad, valid: false });
     const claim = ajv.compile(h.server.tools!.get('pm_claim')!.outputSchema!);
     expect(claim({ item: null, receipt: { receiptId: 'r', revisionAfter: null }, changed: true, replayed: false })).toBe(true);
   });
@@ -126,11 +165,14 @@ describe('advertised tools', () => {
       description: 'Custom fields.',
     });
     const update = h.server.tools!.get('pm_update')!.inputSchema.properties as Record<string, JsonObject>;
-    expect((update.custom!.properties as Record<string, JsonObject>).area).toEqual({ anyOf: [{ type: 'string', enum: ['cli', 'mcp'] }, { type: 'null' }] });
-    const created = await h.call('pm_create', { title: 'With fields', custom: { effort: 5, area: 'mcp' } });
+    expect((update.custom!.properties as Record<string, JsonObject>).area).toEqual({ type: 'string', enum: ['cli', 'mcp'] });
+    const created = await h.call('pm_create', { title: 'With fields', custom: { effort: 5, area: 'mcp', note: 'n' } });
     const id = (created.structuredContent!.item as { id: string }).id;
-    expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, area: 'mcp' });
-    await h.call('pm_update', { id, custom: { area: null, urgent: true } });
+    expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, area: 'mcp', note: 'n' });
+    await h.call('pm_update', { id, custom: { urgent: true }, clear: ['area'] });
+    expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, note: 'n', urgent: true });
+    // A null still removes a field (clients of the earlier nullable schema).
+    await h.call('pm_update', { id, custom: { note: null } });
     expect((await h.tracker.get(id)).custom).toEqual({ effort: 5, urgent: true });
     const bad = await h.call('pm_create', { title: 'Bad', custom: { area: 'web' } });
     expect(bad.isError).toBe(true);

@@ -1,4 +1,4 @@
-import { resolvePmMcpActor } from '../../../../src/domain/mcp-tracker/index.js';
+import { resolvePmMcpActor, resolvePmMcpClient } from '../../../../src/domain/mcp-tracker/index.js';
 import { expectCleanHarness, seededHarness, TrackerMcpHarness, type ToolResult, type SeededHarness } from '../../../support/mcp-tracker-harness.js';
 
 /**
@@ -24,7 +24,7 @@ const data = (r: ToolResult) => r.structuredContent as { item: { id: string; rev
 describe('pm_create', () => {
   test('creates an item, returns brief item and receipt, records the client as actor', async () => {
     const result = await h.call('pm_create', { title: 'New tool', priority: 1, tags: ['mcp'], parent: ids.epic, acceptance: ['works'] });
-    expect(result.structuredContent).toMatchObject({ item: { title: 'New tool', status: 'open', priority: 1, revision: 1, parent: ids.epic }, receipt: { op: 'create', actor: 'test-client', revisionBefore: null, revisionAfter: 1 }, changed: true, replayed: false });
+    expect(result.structuredContent).toMatchObject({ item: { title: 'New tool', status: 'open', priority: 1, revision: 1, parent: ids.epic }, receipt: { op: 'create', actor: 'alice', client: 'test-client/1.0.0', revisionBefore: null, revisionAfter: 1 }, changed: true, replayed: false });
     const id = data(result).item.id;
     expect(text(result)).toBe(`Created ${id}. ${id} "New tool" is open, P1, revision 1. Receipt ${data(result).receipt.receiptId}.`);
     expect((await h.tracker.get(id)).acceptance).toEqual([{ text: 'works', done: false }]);
@@ -61,6 +61,16 @@ describe('pm_update', () => {
     expect(item.acceptance[0]).toEqual({ text: 'schemas are bounded', done: true });
     const cleared = await h.call('pm_update', { id: ids.b, parent: null });
     expect(data(cleared).item).not.toHaveProperty('parent');
+  });
+  test('clear removes parent and assignee; naming a field in clear and setting it is an isError result that writes nothing', async () => {
+    await h.tracker.update(ids.b, { assignee: 'bob' });
+    const cleared = await h.call('pm_update', { id: ids.b, clear: ['parent', 'assignee'] });
+    expect(data(cleared).item).not.toHaveProperty('parent');
+    expect(data(cleared).item).not.toHaveProperty('assignee');
+    const revision = (await h.tracker.get(ids.a)).revision;
+    expectToolError(await h.call('pm_update', { id: ids.a, parent: ids.epic, clear: ['parent'] }), /parent is both set and named in clear; send one of them \(invalid_input\)/);
+    expectToolError(await h.call('pm_update', { id: ids.a, clear: ['title'] }), /Invalid arguments for pm_update: clear/);
+    expect((await h.tracker.get(ids.a)).revision).toBe(revision);
   });
   test('a stale expectedRevision is refused as an isError result', async () => {
     await h.tracker.comment(ids.a, 'someone else was faster');
@@ -107,10 +117,10 @@ describe('pm_claim and pm_release', () => {
 describe('pm_close and pm_reopen', () => {
   test('close records the evidence; reopen brings it back with the reason as a comment', async () => {
     const closed = await h.call('pm_close', { id: ids.a, evidence: 'commit abc123, tests green' });
-    expect(data(closed)).toMatchObject({ item: { status: 'closed', closure: { evidence: 'commit abc123, tests green', by: 'test-client' } }, receipt: { op: 'close' } });
+    expect(data(closed)).toMatchObject({ item: { status: 'closed', closure: { evidence: 'commit abc123, tests green', by: 'alice' } }, receipt: { op: 'close' } });
     const reopened = await h.call('pm_reopen', { id: ids.a, reason: 'regression found' });
     expect(data(reopened)).toMatchObject({ item: { status: 'open' }, receipt: { op: 'reopen' } });
-    expect((await h.tracker.get(ids.a)).comments.at(-1)).toMatchObject({ author: 'test-client', text: 'Reopened: regression found' });
+    expect((await h.tracker.get(ids.a)).comments.at(-1)).toMatchObject({ author: 'alice', text: 'Reopened: regression found' });
   });
   test('closing without evidence and closing twice are isError results', async () => {
     expectToolError(await h.call('pm_close', { id: ids.a }), /Invalid arguments for pm_close: evidence/);
@@ -131,8 +141,8 @@ describe('pm_close and pm_reopen', () => {
 describe('pm_comment', () => {
   test('adds a comment as the request actor', async () => {
     const result = await h.call('pm_comment', { id: ids.a, text: 'halfway there', idempotencyKey: 'c1' });
-    expect(data(result)).toMatchObject({ receipt: { op: 'comment', actor: 'test-client' }, item: { revision: 2 } });
-    expect((await h.tracker.get(ids.a)).comments).toMatchObject([{ author: 'test-client', text: 'halfway there' }]);
+    expect(data(result)).toMatchObject({ receipt: { op: 'comment', actor: 'alice', client: 'test-client/1.0.0' }, item: { revision: 2 } });
+    expect((await h.tracker.get(ids.a)).comments).toMatchObject([{ author: 'alice', text: 'halfway there' }]);
     expect(data(await h.call('pm_comment', { id: ids.a, text: 'halfway there', idempotencyKey: 'c1' })).replayed).toBe(true);
     expect((await h.tracker.get(ids.a)).comments).toHaveLength(1);
   });
@@ -177,19 +187,40 @@ describe('pm_delete', () => {
 });
 
 describe('actor', () => {
-  test('principal, then clientInfo.name, then the configured default', () => {
-    expect(resolvePmMcpActor({ principal: { id: 'carol', scopes: [] }, clientInfo: { name: 'claude', version: '1' } }, 'pm')).toBe('carol');
-    expect(resolvePmMcpActor({ principal: undefined, clientInfo: { name: 'claude', version: '1' } }, 'pm')).toBe('claude');
-    expect(resolvePmMcpActor({ principal: undefined, clientInfo: undefined }, 'pm')).toBe('pm');
-    expect(resolvePmMcpActor({ principal: undefined, clientInfo: undefined }, undefined)).toBeUndefined();
-    expect(resolvePmMcpActor({ principal: { id: 'x'.repeat(300), scopes: [] }, clientInfo: undefined }, undefined)).toHaveLength(200);
+  test('the principal (token subject), then the configured actor; the client software apart, as name/version', () => {
+    expect(resolvePmMcpActor({ principal: { id: 'carol', scopes: [] } }, 'pm')).toBe('carol');
+    expect(resolvePmMcpActor({ principal: undefined }, 'pm')).toBe('pm');
+    expect(resolvePmMcpActor({ principal: undefined }, undefined)).toBeUndefined();
+    expect(resolvePmMcpActor({ principal: { id: 'x'.repeat(300), scopes: [] } }, undefined)).toHaveLength(200);
+    expect(resolvePmMcpClient({ clientInfo: { name: 'srv', version: '1.2.0' } })).toBe('srv/1.2.0');
+    expect(resolvePmMcpClient({ clientInfo: undefined })).toBeUndefined();
+    expect(resolvePmMcpClient({ clientInfo: { name: 'y'.repeat(300), version: '1' } })).toHaveLength(200);
   });
-  test('legacy: the tracker default before initialize, the initialize clientInfo after; a configured default wins over the tracker', async () => {
+  test('a client that sends the configured server name as clientInfo.name (OpenAI Agents, Mastra) is recorded as the client, not as the actor; history keeps both', async () => {
+    const srv = { 'io.modelcontextprotocol/clientInfo': { name: 'srv', version: '0.1.0' } };
+    const commented = await h.call('pm_comment', { id: ids.a, text: 'from an agent framework' }, 'modern', srv);
+    expect(data(commented).receipt).toMatchObject({ actor: 'alice', client: 'srv/0.1.0' });
+    expect((await h.tracker.get(ids.a)).comments.at(-1)).toMatchObject({ author: 'alice' });
+    const history = await h.call('pm_history', { id: ids.a });
+    expect((history.structuredContent as { entries: { actor: string; client?: string }[] }).entries.at(-1)).toMatchObject({ actor: 'alice', client: 'srv/0.1.0' });
+    expect(text(history)).toMatch(/ alice via srv\/0\.1\.0 comment /);
+    // Older lines (written without a client) and the new one read and verify together.
+    const entries = (history.structuredContent as { entries: { client?: string; verified?: boolean }[] }).entries;
+    expect(entries[0]).not.toHaveProperty('client');
+    expect(entries.filter((e) => e.verified === false)).toEqual([]);
+    expect((await h.tracker.verifiedHistory(ids.a)).faults).toEqual([]);
+    // The token subject wins over the configured actor.
+    const facts = { kind: 'memory' as const, principal: { id: 'carol', scopes: ['pm:write'] } };
+    const principal = (await h.modern('tools/call', { name: 'pm_comment', arguments: { id: ids.a, text: 'as carol' } }, srv, facts)).result as unknown as ToolResult;
+    expect(data(principal).receipt).toMatchObject({ actor: 'carol', client: 'srv/0.1.0' });
+  });
+  test('legacy: the configured actor before and after initialize; the initialize clientInfo is the client', async () => {
     const before = await h.call('pm_comment', { id: ids.a, text: 'one' }, '2025-11-25');
     expect(data(before).receipt.actor).toBe('alice');
+    expect(data(before).receipt).not.toHaveProperty('client');
     await h.initialize('2025-06-18', 'old-host');
     const after = await h.call('pm_comment', { id: ids.a, text: 'two' }, '2025-06-18');
-    expect(data(after).receipt.actor).toBe('old-host');
+    expect(data(after).receipt).toMatchObject({ actor: 'alice', client: 'old-host/1.0.0' });
     expect(JSON.parse(text(after))).toEqual(after.structuredContent);
     const configured = await TrackerMcpHarness.create({ defaultActor: 'pm-mcp' });
     const seeded = await configured.seed();
@@ -199,6 +230,7 @@ describe('actor', () => {
   test('pm_next skips items assigned to somebody else than the request actor', async () => {
     await h.tracker.update(ids.a, { assignee: 'bob' });
     expect((await h.call('pm_next')).structuredContent).toMatchObject({ item: { id: ids.c } });
-    expect((await h.call('pm_next', {}, 'modern', { 'io.modelcontextprotocol/clientInfo': { name: 'bob', version: '1' } })).structuredContent).toMatchObject({ item: { id: ids.a } });
+    const bob = { kind: 'memory' as const, principal: { id: 'bob', scopes: ['pm:read', 'pm:write'] } };
+    expect(((await h.modern('tools/call', { name: 'pm_next', arguments: {} }, {}, bob)).result as unknown as ToolResult).structuredContent).toMatchObject({ item: { id: ids.a } });
   });
 });

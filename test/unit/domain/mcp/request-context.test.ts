@@ -60,6 +60,29 @@ describe('decideMcpEra', () => {
   });
 });
 
+describe('decideMcpEra — inside an initialized legacy session (seed 004 "Legacy boundary")', () => {
+  // Mastra's legacy mode: initialize with 2025-11-25, then tools/list with logLevel and no protocolVersion.
+  const mastra = request('tools/list', { [MCP_META.logLevel]: 'info' });
+  test('outside a session, a modern key without protocolVersion stays modern (the client is told what is missing)', () => {
+    expect(decideMcpEra(mastra, stdio)).toBe('modern');
+  });
+  test('after initialize on stdio, a request without protocolVersion is legacy whatever other modern keys it holds', () => {
+    expect(decideMcpEra(mastra, stdio, undefined, true)).toBe('legacy');
+    expect(decideMcpEra(request('tools/list', { [MCP_META.clientCapabilities]: {}, [MCP_META.clientInfo]: { name: 'x', version: '1' } }), stdio, undefined, true)).toBe('legacy');
+    expect(decideMcpEra(request('server/discover'), stdio, undefined, true)).toBe('legacy');
+  });
+  test('over HTTP a legacy version header, or a session id without any version header, is the session', () => {
+    expect(decideMcpEra(mastra, { kind: 'http', headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 'pms1.k.p.m' } })).toBe('legacy');
+    expect(decideMcpEra(mastra, { kind: 'http', headers: { 'mcp-protocol-version': '2025-06-18' } })).toBe('legacy');
+    expect(decideMcpEra(mastra, { kind: 'http', headers: { 'mcp-session-id': 'pms1.k.p.m' } })).toBe('legacy');
+    expect(decideMcpEra(mastra, { kind: 'http', headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-session-id': 'pms1.k.p.m' } })).toBe('modern');
+  });
+  test('a request that carries protocolVersion is modern even inside a legacy session: modern requests are unchanged', () => {
+    expect(decideMcpEra(request('tools/list', MODERN_META), stdio, undefined, true)).toBe('modern');
+    expect(decideMcpEra(request('tools/list', MODERN_META), { kind: 'http', headers: { 'mcp-protocol-version': '2025-11-25' } })).toBe('modern');
+  });
+});
+
 describe('resolveMcpRequestContext — modern', () => {
   test('builds one immutable context from this message alone', () => {
     const ctx = resolveMcpRequestContext(

@@ -28,6 +28,19 @@ describe('PmMcpLegacySessions (sealed Mcp-Session-Id)', () => {
     expect((await sessions.open(anonymous)).clientInfo).toBeUndefined();
   });
 
+  it('carries the extensions initialize negotiated for the session (MCP Apps) as the declared capabilities', async () => {
+    const { sessions } = setUp();
+    const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+    const id = (await sessions.issue({ revision: '2025-11-25', clientInfo: { name: 'host', version: '1' }, extensions: ui }))!;
+    expect(id.length).toBeLessThan(400);
+    expect(await sessions.open(id)).toEqual({ revision: '2025-11-25', clientCapabilities: { extensions: ui }, clientInfo: { name: 'host', version: '1' } });
+    // Without negotiated extensions the payload is the old one.
+    const plain = (await sessions.issue({ revision: '2025-11-25', clientInfo: { name: 'host', version: '1' }, extensions: {} }))!;
+    expect(JSON.parse(Buffer.from(plain.split('.')[2]!, 'base64url').toString())).toEqual({ r: '2025-11-25', n: 'host', v: '1' });
+    // Oversized declarations get no session (attribution falls back), never a truncated one.
+    expect(await sessions.issue({ revision: '2025-11-25', clientInfo: undefined, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['x'.repeat(600)] } } })).toBeUndefined();
+  });
+
   it('refuses what it did not issue: altered payload or mac, other prefix, unknown key, junk', async () => {
     const { sessions } = setUp();
     const id = (await sessions.issue({ revision: '2025-11-25', clientInfo: { name: 'a', version: '1' } }))!;
