@@ -114,7 +114,7 @@ describe('pm __complete (the engine the completion scripts call)', () => {
   it('completes commands, a group\'s subcommands, and long and short flags from the registry', async () => {
     const { words } = await withItems();
     expect(await words('li')).toEqual(['list']);
-    expect(await words('')).toEqual(expect.arrayContaining(['init', 'list', 'deps', 'merge', 'skills', 'completion', 'show']));
+    expect(await words('')).toEqual(expect.arrayContaining(['init', 'list', 'ready', 'blocked', 'tree', 'tag', 'deps', 'merge', 'skills', 'completion', 'show']));
     expect(await words('')).not.toContain('__complete');
     expect(await words('deps', '')).toEqual(expect.arrayContaining(['add', 'remove']));
     expect(await words('merge', '')).toEqual(['install', 'uninstall', 'check', 'fix-ids', 'driver']);
