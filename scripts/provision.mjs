@@ -3,6 +3,8 @@
 // set-up on a fresh machine:
 // - nginx and PostgreSQL, from Debian's packages (scripts/install-nginx.sh, install-postgres.sh:
 //   apt-get as root or through password-less sudo) for the scale-out tests;
+// - bash-completion, zsh and fish, from Debian's packages (scripts/install-shells.sh), to drive
+//   `pm completion` in each shell (PM_TEST_SHELLS: the three shells' paths);
 // - .tools/ from the npm registry (scripts/tools.mjs): Node 22 and 24, to run pm under every
 //   supported Node, and Bun.
 // Whatever cannot be provisioned stops the run at once with one message naming each missing
@@ -31,8 +33,8 @@ export class ProvisionError extends Error {}
 
 /**
  * Makes nginx, PostgreSQL's binaries and .tools/ available and returns the environment that
- * points the tests at them (PM_NGINX, PM_TEST_PG_BIN, PM_TEST_NODE22, PM_TEST_NODE24,
- * PM_TEST_BUN). `run` and `tools` are the install steps (replaced in tests).
+ * points the tests at them (PM_NGINX, PM_TEST_PG_BIN, PM_TEST_SHELLS, PM_TEST_NODE22,
+ * PM_TEST_NODE24, PM_TEST_BUN). `run` and `tools` are the install steps (replaced in tests).
  */
 export function provision({ log = (line) => process.stderr.write(`${line}\n`), run = runScript, tools = () => ensureTools(log) } = {}) {
   const env = {};
@@ -47,6 +49,7 @@ export function provision({ log = (line) => process.stderr.write(`${line}\n`), r
   };
   service('nginx', 'install-nginx.sh', 'nginx', 'PM_NGINX', "as root: apt-get update && apt-get install -y nginx-light, or set PM_NGINX to an nginx binary");
   service('PostgreSQL', 'install-postgres.sh', 'postgresql', 'PM_TEST_PG_BIN', "as root: apt-get update && apt-get install -y postgresql, or set PM_TEST_PG_BIN to the directory holding initdb, pg_ctl and postgres");
+  service('shells', 'install-shells.sh', 'shells', 'PM_TEST_SHELLS', 'as root: apt-get update && apt-get install -y bash-completion zsh fish');
   try {
     const installed = tools();
     for (const major of NODE_MAJORS) env[`PM_TEST_NODE${major}`] = installed.nodes[major].path;

@@ -5,6 +5,7 @@ import { NodeCliIo } from '../adapters/cli/node-cli-io.js';
 import { progressBar } from '../adapters/cli/progress-bar.js';
 import { runCli } from '../adapters/cli/run-cli.js';
 import { UsageError } from '../adapters/cli/usage-error.js';
+import { cliMessage } from '../adapters/cli/remedy-words.js';
 import { oneLine } from '../adapters/cli/render/text.js';
 import { EXIT, INTERNAL_ERROR, INVALID_PARAMS, PmError } from '../domain/errors/pm-error.js';
 import { initTracker } from '../domain/tracker/init.js';
@@ -70,7 +71,8 @@ export function describeFailure(error: unknown): CliFailure {
   if (error instanceof PmError) {
     const rpc = error.toJsonRpcError();
     const hint = error instanceof UsageError ? ` (see '${error.hint}')` : '';
-    return { exitCode: error.exitCode, message: `${error.message}${hint}`, json: { error: { code: rpc.code, reason: error.reason, message: rpc.message, data: rpc.data } } };
+    const message = cliMessage(error);
+    return { exitCode: error.exitCode, message: `${message}${hint}`, json: { error: { code: rpc.code, reason: error.reason, message, data: rpc.data } } };
   }
   if (error instanceof SettingsError) {
     return { exitCode: EXIT.usage, message: error.message, json: { error: { code: INVALID_PARAMS, reason: 'invalid_settings', message: error.message, data: { reason: 'invalid_settings' } } } };

@@ -38,10 +38,11 @@ describe('pm edit (real process, fake editor)', () => {
     const log = join(dir, 'editor.log');
     await writeFile(editor, FAKE_EDITOR);
     await writeFile(log, '');
-    const pm = (args: string[], plan: object = {}, env: NodeJS.ProcessEnv = {}): Promise<Run> => {
+    const pm = (args: string[], plan: object = {}, env: NodeJS.ProcessEnv = {}, input?: string): Promise<Run> => {
       const base: NodeJS.ProcessEnv = { ...process.env, PM_ACTOR: 'editor-user', EDITOR: `'${process.execPath}' '${editor}'`, FAKE_EDIT: JSON.stringify(plan), FAKE_LOG: log, PM_BIN: BIN, TMPDIR: dir };
       for (const key of ['PM_ROOT', 'PM_DEBUG', 'VISUAL']) delete base[key];
-      return runToEnd(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, ...env } });
+      for (const [key, value] of Object.entries(env)) if (value === undefined) delete base[key];
+      return runToEnd(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, ...env }, ...(input !== undefined ? { input } : {}) });
     };
     const json = async <T = any>(args: string[]): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
       const run = await pm([...args, '--json']);
@@ -131,5 +132,59 @@ describe('pm edit (real process, fake editor)', () => {
     const run = await s.pm(['edit', 'pm-zzzzzz']);
     expect(run.code).toBe(3);
     expect(await s.drafts()).toEqual([]);
+  });
+
+  it('without $VISUAL, $EDITOR and a terminal, refuses (exit 2) saying what to do instead, and starts no vi', async () => {
+    const s = await setUp();
+    const run = await s.pm(['edit', s.id], {}, { EDITOR: undefined });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("pm: pm edit needs an editor: $VISUAL and $EDITOR are unset and there is no terminal to run vi on. Pass --editor CMD, or give the edited item file with --from-file FILE ('-' for stdin), or change fields with pm update (see 'pm edit --help')\n");
+    expect(run.stdout).toBe('');
+    expect(await s.drafts()).toEqual([]);
+  });
+
+  it('--editor CMD runs that editor, over $VISUAL and $EDITOR', async () => {
+    const s = await setUp();
+    const editor = `'${process.execPath}' '${join(s.dir, 'fake-editor.mjs')}'`;
+    const run = await s.pm(['edit', s.id, '--editor', editor], { name: 'flag', replace: [['^title: .*$', 'title: By flag']] }, { EDITOR: 'false', VISUAL: 'false' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Edited ${s.id} "By flag" \\(revision 2\\)`));
+    expect(await readFile(join(s.dir, 'editor.log'), 'utf8')).toMatch(/^flag /);
+    const empty = await s.pm(['edit', s.id, '--editor', ' ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe("pm: --editor: the value is empty (expected CMD) (see 'pm edit --help')\n");
+  });
+
+  it('--from-file FILE and --from-file - apply an edited item file without an editor, with the same checks', async () => {
+    const s = await setUp();
+    const file = join(s.dir, '.agents', 'pm', 'items', `${s.id}.md`);
+    const text = await readFile(file, 'utf8');
+    const edited = join(s.dir, 'edited.md');
+    await writeFile(edited, text.replace(/^title: .*$/m, 'title: From a file'));
+    const run = await s.pm(['edit', s.id, '--from-file', edited], {}, { EDITOR: undefined });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Edited ${s.id} "From a file" \\(revision 2\\)`));
+    expect(await s.drafts()).toEqual([]);
+    // From stdin, made from the current revision.
+    const current = await readFile(file, 'utf8');
+    const piped = await s.pm(['edit', s.id, '--from-file', '-'], {}, { EDITOR: undefined }, current.replace(/^priority: .*$/m, 'priority: 0'));
+    expect(piped.code).toBe(0);
+    expect(await s.json(['get', s.id])).toMatchObject({ title: 'From a file', priority: 0, revision: 3 });
+    // The same text again was made from revision 1: refused (exit 4), nothing written.
+    const stale = await s.pm(['edit', s.id, '--from-file', edited]);
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toContain(`${s.id} changed since this file was made (revision 1, now 3): start again from the current item file`);
+    // A field another command owns, a file that does not parse, a missing file: exit 2.
+    const owned = await s.pm(['edit', s.id, '--from-file', '-'], {}, {}, (await readFile(file, 'utf8')).replace(/^title: .*$/m, 'title: T\nblockedBy:\n  - pm-zzzzzz'));
+    expect(owned.code).toBe(2);
+    expect(owned.stderr).toContain('pm edit cannot change blockedBy');
+    const broken = await s.pm(['edit', s.id, '--from-file', '-'], {}, {}, '---\ntitle: [\n---\n');
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('the file does not parse');
+    const missing = await s.pm(['edit', s.id, '--from-file', 'nope.md']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--from-file: cannot read nope.md: no such file');
+    expect((await s.pm(['edit', s.id, '--from-file', edited, '--resume', edited])).stderr).toContain('give --from-file, or --editor / --resume, not both');
+    expect((await s.json(['get', s.id])).revision).toBe(3);
   });
 });

@@ -116,7 +116,7 @@ describe('pm CLI (real process)', () => {
     expect((await pm(dir, ['deps', 'remove', a, '--related', c])).code).toBe(0);
     const refused = await pm(dir, ['delete', c]);
     expect(refused.code).toBe(6);
-    expect(refused.stderr).toMatch(/^pm: Delete .*This needs explicit consent \(CLI: --yes\)\.\n$/);
+    expect(refused.stderr).toMatch(/^pm: Delete .*This needs explicit consent: pass --yes \(-y\)\.\n$/);
     const deleted = await pmJson(dir, ['delete', c, '--yes']);
     expect(deleted).toMatchObject({ item: null, receipt: { op: 'delete', itemId: c } });
     expect((await pm(dir, ['get', c])).code).toBe(3);

@@ -220,8 +220,9 @@ describe('git merges with pm merge drivers', () => {
     const textual = await p.git('merge', '--no-edit', 'a');
     expect(textual.code).not.toBe(0);
     const report = await p.validate();
-    expect(report.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['unmerged_history', 'unmerged_item']));
-    expect(report.findings.find((f) => f.code === 'unmerged_history')?.message).toMatch(/pm merge install.*git checkout -m -- <file>/);
+    // One finding for the item, naming both files and the repair: no tampering or missing_item the unmerged state explains.
+    expect(report.findings).toEqual([expect.objectContaining({ code: 'unmerged_item', itemId: id, files: [`.agents/pm/items/${id}.md`, `.agents/pm/history/${id}.jsonl`].map((f) => expect.stringContaining(f)) })]);
+    expect(report.findings[0]!.message).toMatch(/pm merge install.*git checkout -m -- <file>/);
     expect(await p.pmOk('merge', 'install')).toMatch(/Merge drivers installed/);
     expect(await p.pmOk('merge', 'install')).toMatch(/already installed; nothing changed/);
     await p.gitOk('checkout', '-m', '--', '.agents/pm');

@@ -9,9 +9,9 @@
 // 3. No spawned `pm` starts an index watcher that would outlive its test; the watcher's own
 //    tests turn it on for the processes they start and stop it by pid or `pm index stop`.
 // 4. What the tests need beyond npm's packages is provisioned here, once (scripts/provision.mjs):
-//    nginx and PostgreSQL from Debian's packages, Node 22 and 24 and Bun into .tools/. What
+//    nginx, PostgreSQL, bash-completion, zsh and fish from Debian's packages, Node 22 and 24 and Bun into .tools/. What
 //    cannot be provisioned stops the run at once, saying what to install and how; the variables
-//    it returns (PM_NGINX, PM_TEST_PG_BIN, PM_TEST_NODE22, PM_TEST_NODE24, PM_TEST_BUN) point the
+//    it returns (PM_NGINX, PM_TEST_PG_BIN, PM_TEST_SHELLS, PM_TEST_NODE22, PM_TEST_NODE24, PM_TEST_BUN) point the
 //    tests at them.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

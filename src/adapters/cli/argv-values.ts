@@ -8,8 +8,14 @@ import type { OptionSpec } from './command.js';
  */
 
 /** A repeatable option whose values may also be comma lists: `--tag a --tag b,c`. */
-export const commaList = z.array(z.string()).optional().transform((values) => {
-  const items = values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+export const commaList = z.array(z.string()).optional().transform((values, ctx) => {
+  const items = values?.flatMap((v) => v.split(',')).map((v) => v.trim());
+  const empty = values?.find((v) => v.split(',').some((part) => !part.trim()));
+  if (empty !== undefined) {
+    // `--tag a,` or `--tag ,` names nothing: refused rather than silently dropped.
+    ctx.addIssue({ code: 'custom', message: `'${empty}' has an empty entry; give names separated by commas` });
+    return z.NEVER;
+  }
   return items?.length ? items : undefined;
 });
 

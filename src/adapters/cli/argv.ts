@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod';
 import type { CliCommand, GlobalOptions, OptionSpec, OptionValues, ParsedArgs } from './command.js';
+import { nearestDeclaredKey, unknownValueMessage } from '../../domain/util/nearest-key.js';
 import { UsageError } from './usage-error.js';
 
 /** Options every command understands, before or after the command name. */
@@ -62,7 +63,10 @@ export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args' | 'op
     throw new UsageError(describeParseError(error, specs, command.optionHints), command.name);
   }
   const globals = globalsFrom(parsed.values);
-  if (!globals.help && !globals.version) checkPositionals(command, parsed.positionals, parsed.values);
+  if (!globals.help && !globals.version) {
+    checkPositionals(command, parsed.positionals, parsed.values);
+    checkEmptyValues(command.name, specs, parsed.values);
+  }
   return { args: { values: parsed.values, positionals: parsed.positionals }, globals };
 }
 
@@ -92,6 +96,22 @@ function checkPositionals(command: Pick<CliCommand, 'name' | 'args'>, positional
   }
   if (!variadic && positionals.length > command.args.length) {
     throw new UsageError(`unexpected argument '${positionals[command.args.length]}'`, command.name);
+  }
+}
+
+/**
+ * An empty value (`--assignee ""`, `--tag ""`) is refused with the option's name, never
+ * ignored or passed on to a schema (docs/CLI.md "How it behaves"), unless the option gives
+ * it a meaning (`allowEmpty`).
+ */
+function checkEmptyValues(command: string, specs: Readonly<Record<string, OptionSpec>>, values: OptionValues): void {
+  for (const [name, value] of Object.entries(values)) {
+    const spec = specs[name];
+    if (!spec || spec.type !== 'string' || spec.allowEmpty) continue;
+    const given = Array.isArray(value) ? value : [value];
+    if (!given.some((v) => typeof v === 'string' && v.trim() === '')) continue;
+    const expected = [`expected ${spec.value ?? 'a value'}`, ...(spec.emptyHint ? [spec.emptyHint] : [])].join('; ');
+    throw new UsageError(`--${name}: the value is empty (${expected})`, command, { option: name });
   }
 }
 
@@ -129,26 +149,12 @@ function closestOption(given: string, specs: Readonly<Record<string, OptionSpec>
   return closest(name, Object.keys(specs))?.replace(/^/, '--');
 }
 
-/** The candidate within edit distance 2 of `word` (for "did you mean" hints). */
+/**
+ * The candidate a mistyped word most likely meant (for "did you mean" hints): the distance and
+ * threshold the MCP edge uses for unknown arguments (domain/util/nearest-key.ts).
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(word, candidate);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { candidate, distance };
-  }
-  return best?.candidate;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length]!;
+  return nearestDeclaredKey(word, candidates);
 }
 
 /**
@@ -156,10 +162,30 @@ function editDistance(a: string, b: string): number {
  * error naming the option (`--priority: ...`) or the argument (`<id>: ...`).
  */
 export function parseWith<S extends z.ZodType>(schema: S, raw: Record<string, unknown>, command: string, positionalNames: readonly string[] = []): z.output<S> {
-  const result = schema.safeParse(raw);
+  const result = schema.safeParse(raw, { error: cliIssueMessage });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const key = String(issue.path[0] ?? '');
   const label = !key ? '' : positionalNames.includes(key) ? `<${key}>: ` : `--${key}: `;
   throw new UsageError(`${label}${issue.message}`, command, key ? { option: key } : {});
+}
+
+/**
+ * CLI words for what a schema leaves to zod's defaults (a schema's own message wins): no raw
+ * "Too small: expected string to have >=1 characters" reaches the user, and a value outside
+ * an enum gets the nearest allowed one named, as a type or status does.
+ */
+function cliIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'the value is empty' : `needs at least ${issue.minimum} characters`) : `needs at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `at most ${issue.maximum} characters` : `at most ${issue.maximum}`;
+    case 'invalid_value':
+      return typeof issue.input === 'string' ? unknownValueMessage('value', issue.input, issue.values.map(String)) : `expected one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_type':
+      return issue.input === undefined ? 'missing' : `expected ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    default:
+      return undefined;
+  }
 }

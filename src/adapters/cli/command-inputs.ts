@@ -8,7 +8,7 @@ import { UsageError } from './usage-error.js';
 /** Inputs several commands share: the item body, custom fields and consent. */
 
 export const BODY_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  body: { type: 'string', value: 'TEXT', description: 'Description (Markdown)' },
+  body: { type: 'string', value: 'TEXT', description: 'Description (Markdown)', allowEmpty: true },
   'body-file': { type: 'string', value: 'FILE', description: "Read the description from FILE ('-' for stdin)" },
 };
 

@@ -111,8 +111,10 @@ export interface CliIo {
 export interface CliEditor {
   /** Writes `text` to a new draft only the user can read, named `name`; resolves to its path. */
   createDraft(name: string, text: string): Promise<string>;
-  /** Runs the editor on `path` and waits for it; resolves to its exit code. */
-  edit(path: string): Promise<number>;
+  /** The editor the user configured ($VISUAL, else $EDITOR), or undefined when neither is set. */
+  readonly configured: string | undefined;
+  /** Runs `command` (a shell command line, e.g. `code --wait`) on `path` and waits for it; resolves to its exit code. */
+  edit(path: string, command: string): Promise<number>;
   /** Removes a draft (and the private directory createDraft made for it). */
   removeDraft(path: string): Promise<void>;
 }
@@ -141,13 +143,28 @@ export interface OptionSpec {
   /** Placeholder shown in help, e.g. 'N' for `--limit N`. */
   readonly value?: string;
   readonly description: string;
+  /** An empty value means something (`--body ""` empties the body); otherwise it is refused, never ignored. */
+  readonly allowEmpty?: boolean;
+  /** What to do instead of passing an empty value, e.g. 'to remove the assignee, use --unassign'. */
+  readonly emptyHint?: string;
+  /**
+   * What completes this option's value (`pm completion`), when its name does not say it: a
+   * closed set of words, or one of the tracker's sources. By name: --status, --type, --tag,
+   * --parent, --blocked-by… (completion/complete-words.ts).
+   */
+  readonly complete?: readonly string[] | CompletionSource;
 }
+
+/** Where a completed value comes from: the tracker's statuses, types, tags or item ids, or the file system. */
+export type CompletionSource = 'status' | 'type' | 'tag' | 'id' | 'assignee' | 'file' | 'none';
 
 /** A positional argument; required unless `optional` (or the option `orOption` is given), `variadic` takes the rest. */
 export interface PositionalSpec {
   readonly name: string;
   readonly optional?: boolean;
   readonly variadic?: boolean;
+  /** What completes it, when its name does not say it (`id`, `ids` complete item ids). */
+  readonly complete?: readonly string[] | CompletionSource;
   /** An option that stands in for the argument (`--filter` for the ids of a bulk command). */
   readonly orOption?: string;
 }
@@ -191,5 +208,12 @@ export interface CliCommand {
    * unknown `--tag` on update suggests `--add-tag`, not the edit-distance neighbour `--tags`.
    */
   readonly optionHints?: Readonly<Record<string, string>>;
+  /** Left out of the general help and of completion (the completion engine itself). */
+  readonly hidden?: boolean;
+  /**
+   * The command takes argv as it is, unparsed (only `--root`/`--actor` are read from it): the
+   * completion engine gets the half-typed command line of another command.
+   */
+  readonly rawArgs?: boolean;
   run(args: ParsedArgs, context: CliContext): Promise<CommandOutcome>;
 }

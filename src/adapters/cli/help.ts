@@ -55,7 +55,7 @@ export const EXIT_CODE_HELP: readonly [number, string][] = [
 
 /** `pm --help`: every command, the globals and the exit codes. */
 export function generalHelp(version: string): string {
-  const commands = columns(COMMANDS.map((c) => [`  ${c.name}${c.aliases?.length ? ` (${c.aliases.join(', ')})` : ''}`, c.summary]));
+  const commands = columns(COMMANDS.filter((c) => !c.hidden).map((c) => [`  ${c.name}${c.aliases?.length ? ` (${c.aliases.join(', ')})` : ''}`, c.summary]));
   return lines(
     `pm ${version}: a git-native project tracker for people and coding agents`,
     '',

@@ -7,9 +7,9 @@ import type { CliEditor } from './command.js';
 const DRAFT_DIR_PREFIX = 'pm-edit-';
 
 /**
- * The user's editor: `$VISUAL`, else `$EDITOR`, else `vi` (the order git and most Unix tools
- * use), run through the shell so a value with arguments (`code --wait`) works, on the
- * terminal pm runs on. Drafts live in a fresh directory under the temp dir, mode 0700 (an
+ * The user's editor: `$VISUAL`, else `$EDITOR` (the order git and most Unix tools use), run
+ * through the shell so a value with arguments (`code --wait`) works, on the terminal pm runs
+ * on; `pm edit` decides what runs when neither is set (docs/CLI.md "pm edit"). Drafts live in a fresh directory under the temp dir, mode 0700 (an
  * item can hold anything its author wrote).
  */
 export class NodeCliEditor implements CliEditor {
@@ -22,8 +22,11 @@ export class NodeCliEditor implements CliEditor {
     return path;
   }
 
-  edit(path: string): Promise<number> {
-    const editor = this.env.VISUAL?.trim() || this.env.EDITOR?.trim() || 'vi';
+  get configured(): string | undefined {
+    return this.env.VISUAL?.trim() || this.env.EDITOR?.trim() || undefined;
+  }
+
+  edit(path: string, editor: string): Promise<number> {
     return new Promise((done, fail) => {
       const child = process.platform === 'win32'
         ? spawn(`${editor} "${path}"`, { stdio: 'inherit', shell: true, env: this.env })

@@ -3,7 +3,7 @@ import { blockedCommand, readyCommand, treeCommand } from './commands/backlog-co
 import { claimCommand, releaseCommand } from './commands/claim-commands.js';
 import { closeCommand, reopenCommand } from './commands/close-commands.js';
 import { commentCommand } from './commands/comment-command.js';
-import { completionCommand } from './commands/completion-command.js';
+import { completeCommand, completionCommand } from './commands/completion-command.js';
 import { createCommand } from './commands/create-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { editCommand } from './commands/edit-command.js';
@@ -64,7 +64,8 @@ export const COMMANDS: readonly CliCommand[] = [
   indexStopCommand,
   indexWatchCommand,
   uiCommand,
-  completionCommand(() => COMMANDS),
+  completionCommand,
+  completeCommand(() => COMMANDS),
 ];
 
 const byName = new Map<string, CliCommand>();

@@ -1,5 +1,5 @@
 import { closest, parseCommandArgs, parseGlobalArgs, splitArgv } from './argv.js';
-import type { CliIo, CliServices, GlobalOptions } from './command.js';
+import type { CliIo, CliServices, GlobalOptions, ParsedArgs } from './command.js';
 import { colorize } from './render/colors.js';
 import { neutralizeControls, oneLine } from './render/text.js';
 import { commandHelp, generalHelp } from './help.js';
@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], runtime: CliRuntime): Prom
     const suggestion = closest(name, commandNames());
     throw new UsageError(`unknown command '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, '');
   }
-  const { args, globals } = parseCommandArgs(command, rest);
+  const { args, globals } = command.rawArgs ? rawArgs(rest) : parseCommandArgs(command, rest);
   if (globals.help) return print(io, commandHelp(command));
   if (globals.version) return print(io, `${version}\n`);
   const outcome = await command.run(args, { io, services: runtime.services(globals), globals });
@@ -55,6 +55,20 @@ async function runGeneral(name: string | undefined, argv: readonly string[], run
   if (globals.version) return print(io, `${version}\n`);
   if (globals.help) return print(io, generalHelp(version));
   throw new UsageError('missing command', '');
+}
+
+/**
+ * argv of a command that takes it unparsed (the completion engine): only `--root` and `--actor`
+ * are read, so completion looks at the tracker the completed command would.
+ */
+function rawArgs(argv: readonly string[]): { args: ParsedArgs; globals: GlobalOptions } {
+  const valueOf = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 && at + 1 < argv.length - 1 ? argv[at + 1] : undefined;
+  };
+  const root = valueOf('--root');
+  const actor = valueOf('--actor');
+  return { args: { values: {}, positionals: argv }, globals: { json: false, help: false, version: false, ...(root ? { root } : {}), ...(actor ? { actor } : {}) } };
 }
 
 async function print(io: CliIo, text: string): Promise<number> {

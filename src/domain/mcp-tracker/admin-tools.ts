@@ -50,7 +50,7 @@ const TOOL_CALL = outputObject({ name: OUTPUT.str, arguments: { type: 'object' }
 const FINDING = outputObject(
   {
     severity: enumSchema(['error', 'warning']), code: OUTPUT.str, itemId: OUTPUT.str, file: OUTPUT.str, line: OUTPUT.int, column: OUTPUT.int, message: OUTPUT.str,
-    cycle: OUTPUT.strList, edge: EDGE, command: OUTPUT.str, toolCall: TOOL_CALL,
+    files: OUTPUT.strList, cycle: OUTPUT.strList, edge: EDGE, command: OUTPUT.str, toolCall: TOOL_CALL,
   },
 );
 

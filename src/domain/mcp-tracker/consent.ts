@@ -85,7 +85,7 @@ export const elicitationConsent: PmMcpConsentResolver = (call) => {
 };
 
 /**
- * Rewrites the tracker's ConsentRequiredError (which speaks of the CLI's --yes) so the model
+ * Rewrites the tracker's ConsentRequiredError (in words no edge owns: remedy.ts) so the model
  * learns how to consent through this tool: call it again with `confirm: true`.
  */
 export function explainMcpConsent(error: unknown, tool: string): unknown {

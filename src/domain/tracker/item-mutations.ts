@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../errors/index.js';
+import { ConflictError, NotFoundError, REMEDY_WORDS, ValidationError, remedyData } from '../errors/index.js';
 import { TERMINAL_STATUSES, type TrackerConfig } from './config.js';
 import type { ClaimInput, CloseInput, CreateInput, UpdateInput } from './inputs.js';
 import { assertItemAgainstConfig, assertRequiredCustomFields, normalizeList } from './item-rules.js';
@@ -114,7 +114,7 @@ export function applyClaim(item: Item, holder: string, input: ClaimInput, config
     throw new ConflictError(`${item.id} is ${claim ? `claimed by ${claim.holder}` : 'not claimed'}, not by ${holder}; only the holder renews a lease (claim it instead)`, 'not_held', { itemId: item.id, holder: claim?.holder ?? null });
   }
   if (claim && claim.holder !== holder && claim.expiresAt > ctx.now && !input.force) {
-    throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or pass force (CLI: --force)`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
+    throw new ConflictError(`${item.id} is claimed by ${claim.holder} until ${claim.expiresAt}; wait for the lease to expire, ask them to release it, or ${REMEDY_WORDS.force}`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt, ...remedyData('force') });
   }
   const leaseMs = leaseLengthMs(input, config);
   const keepSince = claim && claim.holder === holder && claim.expiresAt > ctx.now;
@@ -136,7 +136,7 @@ export function applyRelease(item: Item, actor: string, force: boolean | undefin
   const claim = item.claim;
   if (!claim) throw new ConflictError(`${item.id} is not claimed`, 'not_claimed', { itemId: item.id });
   if (claim.holder !== actor && claim.expiresAt > ctx.now && !force) {
-    throw new ConflictError(`${item.id} is claimed by ${claim.holder}, not ${actor}; pass force (CLI: --force) to release somebody else's claim`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt });
+    throw new ConflictError(`${item.id} is claimed by ${claim.holder}, not ${actor}; ${REMEDY_WORDS.force} to release somebody else's claim`, 'claimed', { itemId: item.id, holder: claim.holder, expiresAt: claim.expiresAt, ...remedyData('force') });
   }
   const { claim: _claim, assignee, ...rest } = item;
   return { ...rest, ...(assignee !== undefined && assignee !== claim.holder ? { assignee } : {}), status: item.status === 'in_progress' ? 'open' : item.status };

@@ -1,14 +1,15 @@
 import { ValidationError } from '../errors/index.js';
+import { unknownValueMessage } from '../util/nearest-key.js';
 import type { TrackerConfig } from './config.js';
 import type { Item } from './item.js';
 
 /** Guards the invariants an item must satisfy against the tracker's configuration. */
 export function assertItemAgainstConfig(item: Item, config: TrackerConfig): void {
   if (!config.types.includes(item.type)) {
-    throw new ValidationError(`unknown type '${item.type}'; expected one of: ${config.types.join(', ')}`, { field: 'type', value: item.type, allowed: config.types });
+    throw new ValidationError(unknownValueMessage('type', item.type, config.types), { field: 'type', value: item.type, allowed: config.types });
   }
   if (!config.statuses.includes(item.status)) {
-    throw new ValidationError(`unknown status '${item.status}'; expected one of: ${config.statuses.join(', ')}`, { field: 'status', value: item.status, allowed: config.statuses });
+    throw new ValidationError(unknownValueMessage('status', item.status, config.statuses), { field: 'status', value: item.status, allowed: config.statuses });
   }
   if (!Number.isInteger(item.priority) || item.priority < 0 || item.priority > 4) {
     throw new ValidationError(`invalid priority ${item.priority}; expected an integer from 0 (highest) to 4 (lowest)`, { field: 'priority', value: item.priority });
@@ -24,7 +25,7 @@ export function assertItemAgainstConfig(item: Item, config: TrackerConfig): void
 export function assertKnownFilter(config: TrackerConfig, field: 'status' | 'type', values: readonly string[] | undefined): void {
   const allowed = field === 'status' ? config.statuses : config.types;
   const unknown = values?.find((value) => !allowed.includes(value));
-  if (unknown !== undefined) throw new ValidationError(`unknown ${field} '${unknown}'; expected one of: ${allowed.join(', ')}`, { field, value: unknown, allowed });
+  if (unknown !== undefined) throw new ValidationError(unknownValueMessage(field, unknown, allowed), { field, value: unknown, allowed });
 }
 
 /** The custom fields config.yaml declares `required: true` that `custom` does not set, in declaration order. */

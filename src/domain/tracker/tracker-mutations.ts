@@ -1,4 +1,4 @@
-import { ConflictError, ConsentRequiredError, NotFoundError, ValidationError } from '../errors/index.js';
+import { ConflictError, ConsentRequiredError, NotFoundError, REMEDY_WORDS, ValidationError, remedyData } from '../errors/index.js';
 import { withActiveBlockers } from './blockers.js';
 import type { ConsentProvider, ConsentRequest } from './consent.js';
 import { findPath } from './graph.js';
@@ -42,7 +42,7 @@ export class TrackerMutations {
     const result = await this.mutateItem(id, 'update', input, options, async (item, ctx) => {
       const claim = item.claim;
       if (claim && claim.holder !== this.actor(options) && claim.expiresAt > ctx.now) {
-        this.warnOrRefuse(warnings, options, `${id} is claimed by ${claim.holder} until ${claim.expiresAt}; you are changing their work`, 'claimed', { itemId: id, holder: claim.holder, expiresAt: claim.expiresAt }, 'ask them, or update without strict');
+        this.warnOrRefuse(warnings, options, `${id} is claimed by ${claim.holder} until ${claim.expiresAt}; you are changing their work`, 'claimed', { itemId: id, holder: claim.holder, expiresAt: claim.expiresAt }, 'ask them');
       }
       const next = applyUpdate(item, input, config);
       await this.assertReferences(next, item);
@@ -77,7 +77,7 @@ export class TrackerMutations {
         const open = summary?.activeBlockers ?? [];
         if (open.length > 0) {
           const named = open.map((ref) => `${ref} (${index.get(ref)?.status ?? 'missing'})`).join(', ');
-          this.warnOrRefuse(warnings, options, `${id} is blocked by unfinished work: ${named}`, 'blocked', { itemId: id, blockers: open }, 'finish or close it first, or claim without strict');
+          this.warnOrRefuse(warnings, options, `${id} is blocked by unfinished work: ${named}`, 'blocked', { itemId: id, blockers: open }, 'finish or close it first');
         }
       }
       return next;
@@ -217,7 +217,7 @@ export class TrackerMutations {
     const fields = readinessFieldsOf(item);
     const lease = leaseState(fields, now);
     if (!isAssignedElsewhere(fields, holder, now) || (lease.state === 'live' && lease.holder === item.assignee)) return;
-    this.warnOrRefuse(warnings, options, `${item.id} is assigned to ${item.assignee}; claiming it makes you the assignee instead`, 'assigned_elsewhere', { itemId: item.id, assignee: item.assignee }, 'ask them, or claim without strict');
+    this.warnOrRefuse(warnings, options, `${item.id} is assigned to ${item.assignee}; claiming it makes you the assignee instead`, 'assigned_elsewhere', { itemId: item.id, assignee: item.assignee }, 'ask them');
   }
 
   /**
@@ -225,7 +225,7 @@ export class TrackerMutations {
    * option, else `strict` in config.yaml) a refusal with the same words and how to proceed.
    */
   private warnOrRefuse(warnings: string[], options: MutationOptions, message: string, reason: string, data: Record<string, unknown>, proceed: string): void {
-    if (options.strict ?? this.parts.config().strict) throw new ConflictError(`${message}; ${proceed}`, reason, { ...data, strict: true });
+    if (options.strict ?? this.parts.config().strict) throw new ConflictError(`${message}; ${proceed}; ${REMEDY_WORDS.strict}`, reason, { ...data, strict: true, ...remedyData('strict') });
     warnings.push(message);
   }
 
@@ -274,7 +274,7 @@ export class TrackerMutations {
 }
 
 async function requireConsent(consent: ConsentProvider | undefined, request: ConsentRequest): Promise<void> {
-  if (!consent) throw new ConsentRequiredError(`${request.message} This needs explicit consent (CLI: --yes).`, { consentRequest: request });
+  if (!consent) throw new ConsentRequiredError(`${request.message} ${REMEDY_WORDS.consent}`, { consentRequest: request, ...remedyData('consent') });
   if (!(await consent(request))) throw new ConsentRequiredError(`consent declined: ${request.itemId} was left unchanged`, { consentRequest: request, declined: true });
 }
 

@@ -31,6 +31,8 @@ export interface ValidationFinding {
   readonly code: string;
   readonly itemId?: string;
   readonly file?: string;
+  /** unmerged_item: every file of the item git merged as plain text (the item file, its history). */
+  readonly files?: readonly string[];
   /** 1-based position in `file`, when the problem has one (a YAML error). */
   readonly line?: number;
   readonly column?: number;
@@ -93,6 +95,8 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       items.set(id, { item, digest: digestOf(hasher, text) });
     } catch (error) {
       if (marked) {
+        // The file is there, only unmerged: never again reported as missing or as a dangling link.
+        unreadable.add(id);
         add({ severity: 'error', code: 'unmerged_item', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
         continue;
       }
@@ -106,7 +110,7 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
   }
   const cycles = checkReferences(items, unreadable, add);
   const cyclesAt = findings.length;
-  const histories = await checkHistories(fs, hasher, paths, items, unreadable, add, new Set(cycles.flatMap((c) => c.cycle)));
+  const histories = await checkHistories(fs, hasher, paths, items, unreadable, findings, new Set(cycles.flatMap((c) => c.cycle)));
   findings.splice(cyclesAt, 0, ...cycleFindings(cycles, histories, (line) => digestOf(hasher, line)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   return { ok: errors === 0, items: items.size, errors, warnings: findings.length - errors, findings };
@@ -156,7 +160,8 @@ function cycleFindings(cycles: readonly FoundCycle[], histories: ReadonlyMap<str
 }
 
 /** Checks every history file; returns the verified text of those `keep` names (the items of a cycle). */
-async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, add: (f: ValidationFinding) => void, keep: ReadonlySet<string>): Promise<Map<string, string>> {
+async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPaths, items: Map<string, { item: Item; digest: string }>, unreadable: ReadonlySet<string>, findings: ValidationFinding[], keep: ReadonlySet<string>): Promise<Map<string, string>> {
+  const add = (f: ValidationFinding) => findings.push(f);
   const withHistory = new Set<string>();
   const kept = new Map<string, string>();
   const pause = periodicYield();
@@ -173,9 +178,12 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     if (read === undefined) continue;
     const { complete: text, torn } = splitInterruptedAppend(read);
     if (keep.has(id)) kept.set(id, text);
+    if (hasConflictMarkers(text)) {
+      unmergedHistory(findings, id, file, add);
+      continue;
+    }
     const { entries, faults, roots } = verifyHistoryChain(text, id, (line) => digestOf(hasher, line));
     if (torn !== undefined) add({ severity: 'warning', code: 'interrupted_append', itemId: id, file, line: lineCount(text) + 1, message: `${file} line ${lineCount(text) + 1}: an append was interrupted before its newline (a full disk, a killed writer); the next pm write to ${id}, or 'pm validate --fix', completes the line when it is whole and cuts it off otherwise` });
-    if (hasConflictMarkers(text)) add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
     for (const fault of faults) {
       if (roots.length > 1 && roots.includes(fault.line)) add({ severity: 'error', code: 'id_collision', itemId: id, file, message: `${file} line ${fault.line}: two items were created as ${id} on different branches and merged; run 'pm merge fix-ids' to give the later one a new id`, command: 'pm merge fix-ids' });
       else add({ severity: 'error', code: 'history_tampered', itemId: id, file, message: `${file} line ${fault.line}: ${fault.problem}` });
@@ -201,6 +209,22 @@ async function checkHistories(fs: FileSystem, hasher: Hasher, paths: TrackerPath
     if (!withHistory.has(id)) add({ severity: 'warning', code: 'untracked_item', itemId: id, message: `${id} has no history yet (created outside pm); the next pm write adopts it` });
   }
   return kept;
+}
+
+/**
+ * A history git merged as plain text: one finding, and nothing the unmerged state explains
+ * (its chain is broken by the markers, its last line need not match the item). When the item
+ * file is unmerged too, its finding names both files: one finding per item, one repair
+ * (docs/CLI.md "pm validate").
+ */
+function unmergedHistory(findings: ValidationFinding[], id: string, file: string, add: (f: ValidationFinding) => void): void {
+  const at = findings.findIndex((f) => f.code === 'unmerged_item' && f.itemId === id);
+  if (at < 0) {
+    add({ severity: 'error', code: 'unmerged_history', itemId: id, file, message: `${file} holds git conflict markers: ${TEXTUAL_MERGE_REPAIR}` });
+    return;
+  }
+  const item = findings[at]!;
+  findings[at] = { ...item, files: [item.file!, file], message: `${item.file} and ${file} hold git conflict markers: ${TEXTUAL_MERGE_REPAIR}` };
 }
 
 /**

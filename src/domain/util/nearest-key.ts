@@ -1,7 +1,8 @@
 /**
  * The nearest of a set of declared names to a misspelled one, for "did you mean ...?" in the
  * refusals of unknown tool arguments, tool names and profile entries (docs/MCP.md "Strict
- * arguments").
+ * arguments"), and of the CLI's unknown commands, options and values (docs/CLI.md "How it
+ * behaves"): the one distance pm uses everywhere.
  */
 
 /** Lower-cases and drops `_`/`-`, so `expected_revision` and `expectedRevision` compare equal. */
@@ -42,4 +43,14 @@ export function nearestDeclaredKey(key: string, declared: readonly string[]): st
   }
   if (!best) return undefined;
   return best.distance <= Math.max(2, Math.floor(folded.length / 3)) ? best.key : undefined;
+}
+
+/**
+ * The refusal of a value outside a closed set (a type, a status, a sort): names the nearest
+ * allowed value when there is a plausible one (case-insensitive, so `task` gets "did you mean
+ * Task?"), then every allowed value.
+ */
+export function unknownValueMessage(what: string, value: string, allowed: readonly string[]): string {
+  const near = nearestDeclaredKey(value, allowed);
+  return `unknown ${what} '${value}'; ${near ? `did you mean ${near}? ` : ''}expected one of: ${allowed.join(', ')}`;
 }

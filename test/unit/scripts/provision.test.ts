@@ -8,7 +8,7 @@ import { provision, ProvisionError, type ScriptRun } from '../../../scripts/prov
 const ok = (stdout: string): ScriptRun => ({ status: 0, stdout, stderr: '' });
 const tools = () => ({ nodes: { 22: { path: '/t/node22', version: 'v22.23.5' }, 24: { path: '/t/node24', version: 'v24.22.3' } }, bun: { path: '/t/bun', version: '1.4.5' } });
 const scripts = (overrides: Record<string, ScriptRun> = {}) => (script: string) =>
-  overrides[script] ?? { 'install-nginx.sh': ok('nginx: /usr/sbin/nginx (nginx version: nginx/1.22.1)\n'), 'install-postgres.sh': ok('postgresql: /usr/lib/postgresql/15/bin\n') }[script]!;
+  overrides[script] ?? { 'install-nginx.sh': ok('nginx: /usr/sbin/nginx (nginx version: nginx/1.22.1)\n'), 'install-postgres.sh': ok('postgresql: /usr/lib/postgresql/15/bin\n'), 'install-shells.sh': ok('shells: /usr/bin/bash /usr/bin/zsh /usr/bin/fish\n') }[script]!;
 
 describe('provision', () => {
   it('returns the variables that point the tests at nginx, PostgreSQL and the tool Nodes, one line each', () => {
@@ -16,11 +16,12 @@ describe('provision', () => {
     expect(provision({ log: (line) => lines.push(line), run: scripts(), tools })).toEqual({
       PM_NGINX: '/usr/sbin/nginx',
       PM_TEST_PG_BIN: '/usr/lib/postgresql/15/bin',
+      PM_TEST_SHELLS: '/usr/bin/bash /usr/bin/zsh /usr/bin/fish',
       PM_TEST_NODE22: '/t/node22',
       PM_TEST_NODE24: '/t/node24',
       PM_TEST_BUN: '/t/bun',
     });
-    expect(lines).toEqual(['provision: nginx: /usr/sbin/nginx', 'provision: PostgreSQL: /usr/lib/postgresql/15/bin', 'provision: Node v22.23.5, Node v24.22.3, Bun 1.4.5 (.tools/)']);
+    expect(lines).toEqual(['provision: nginx: /usr/sbin/nginx', 'provision: PostgreSQL: /usr/lib/postgresql/15/bin', 'provision: shells: /usr/bin/bash /usr/bin/zsh /usr/bin/fish', 'provision: Node v22.23.5, Node v24.22.3, Bun 1.4.5 (.tools/)']);
   });
 
   it('names every piece it could not provide, with what the installer said and how to install it by hand', () => {

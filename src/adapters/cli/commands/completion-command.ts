@@ -1,66 +1,55 @@
 import { z } from 'zod';
 import { parseWith } from '../argv.js';
-import { GLOBAL_OPTIONS } from '../argv.js';
 import type { CliCommand } from '../command.js';
+import { completeWords, type Completion } from '../completion/complete-words.js';
+import { SHELLS, completionScript } from '../completion/shell-scripts.js';
+import { trackerCompletionData } from '../completion/tracker-completion-data.js';
 
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
-const schema = z.object({ shell: z.enum(SHELLS, { error: `expected one of ${SHELLS.join(', ')}` }) });
-
-/** Item ids for completion: the ids of `pm list --all --json`, read without a JSON tool. */
-const IDS = `pm list --all --limit 500 --json 2>/dev/null | sed -n 's/^      "id": "\\([^"]*\\)",$/\\1/p'`;
+const schema = z.object({ shell: z.enum(SHELLS) });
 
 /**
- * `pm completion bash|zsh|fish`: a completion script for the shell, generated from the command
- * registry (commands, each command's flags) and completing item ids from the tracker, so it
- * never goes stale as commands change.
+ * `pm completion bash|zsh|fish`: a completion script for the shell. The script asks
+ * `pm __complete` for every completion, so commands added to the registry complete with no
+ * change to it (docs/CLI.md "pm completion").
  */
-export function completionCommand(commands: () => readonly CliCommand[]): CliCommand {
+export const completionCommand: CliCommand = {
+  name: 'completion',
+  summary: 'Print a shell completion script (bash, zsh or fish)',
+  description: 'Completes commands, subcommands, flags (long and short) and their values: statuses and types from config.yaml, tags in use, item ids (open items first, with their titles). Load it with: source <(pm completion bash); zsh: source <(pm completion zsh) after compinit; fish: pm completion fish | source.',
+  args: [{ name: 'shell', complete: SHELLS }],
+  options: {},
+  examples: ['source <(pm completion bash)', 'pm completion fish > ~/.config/fish/completions/pm.fish'],
+  async run(args) {
+    const { shell } = parseWith(schema, { shell: args.positionals[0] }, 'completion', ['shell']);
+    const script = completionScript(shell);
+    return { value: { shell, script }, human: script };
+  },
+};
+
+/**
+ * `pm __complete <words...>`: what completes the last word of a half-typed `pm` command line,
+ * one `word<TAB>description` a line (`:files` for a path). The scripts call it; it never fails
+ * a TAB: without a tracker, only commands and flags complete.
+ */
+export function completeCommand(commands: () => readonly CliCommand[]): CliCommand {
   return {
-    name: 'completion',
-    summary: 'Print a shell completion script (bash, zsh or fish)',
-    description: 'Completes commands, their flags and item ids. Load it with: source <(pm completion bash); zsh: source <(pm completion zsh); fish: pm completion fish | source.',
-    args: [{ name: 'shell' }],
+    name: '__complete',
+    summary: 'Completions for a half-typed command line (used by the completion scripts)',
+    args: [{ name: 'words', optional: true, variadic: true }],
     options: {},
-    examples: ['source <(pm completion bash)', 'pm completion fish > ~/.config/fish/completions/pm.fish'],
-    async run(args) {
-      const { shell } = parseWith(schema, { shell: args.positionals[0] }, 'completion', ['shell']);
-      const table = commands().map((c) => ({ name: c.name.split(' ')[0]!, flags: [...Object.keys(c.options), ...Object.keys(GLOBAL_OPTIONS)].map((o) => `--${o}`) }));
-      const unique = [...new Map(table.map((c) => [c.name, c])).values()];
-      const script = shell === 'fish' ? fish(unique) : shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${bash(unique)}` : bash(unique);
-      return { value: { shell, script }, human: script };
+    hidden: true,
+    rawArgs: true,
+    async run(args, { services }) {
+      const words = args.positionals.length > 0 ? args.positionals : [''];
+      const data = await services.tracker().then(trackerCompletionData, () => undefined);
+      const completion = await completeWords(words, commands(), data);
+      return { value: completion, human: render(completion) };
     },
   };
 }
 
-interface Entry {
-  readonly name: string;
-  readonly flags: readonly string[];
-}
-
-function bash(entries: readonly Entry[]): string {
-  const cases = entries.map((e) => `    ${e.name}) flags="${[...new Set(e.flags)].join(' ')}" ;;`).join('\n');
-  return `# pm completion for bash (source <(pm completion bash))
-_pm() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="\${COMP_WORDS[1]}" flags=""
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "${entries.map((e) => e.name).join(' ')}" -- "$cur")); return
-  fi
-  case "$cmd" in
-${cases}
-  esac
-  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$flags" -- "$cur")); return; fi
-  COMPREPLY=($(compgen -W "$(${IDS})" -- "$cur"))
-}
-complete -o default -F _pm pm
-`;
-}
-
-function fish(entries: readonly Entry[]): string {
-  const lines = ['# pm completion for fish (pm completion fish | source)', 'complete -c pm -f'];
-  for (const e of entries) lines.push(`complete -c pm -n __fish_use_subcommand -a ${e.name}`);
-  for (const e of entries) {
-    for (const flag of new Set(e.flags)) lines.push(`complete -c pm -n '__fish_seen_subcommand_from ${e.name}' -l ${flag.slice(2)}`);
-  }
-  lines.push(`complete -c pm -n 'not __fish_use_subcommand' -a '(${IDS.replace(/'/g, "\\'")})'`);
-  return `${lines.join('\n')}\n`;
+function render(completion: Completion): string {
+  if (completion.files) return ':files\n';
+  const clean = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
+  return completion.candidates.map((c) => `${clean(c.value)}${c.description ? `\t${clean(c.description)}` : ''}\n`).join('');
 }

@@ -4,7 +4,7 @@ import { parseWith } from '../argv.js';
 import type { CliCommand } from '../command.js';
 
 const schema = z.object({
-  format: z.enum(TRACKER_EXPORT_FORMATS, { error: `expected one of ${TRACKER_EXPORT_FORMATS.join(', ')}` }).default('json'),
+  format: z.enum(TRACKER_EXPORT_FORMATS).default('json'),
   stdout: z.boolean().optional(),
   file: z.literal('-', { error: "only '-' (stdout) can be named; to write a file of your choosing, redirect: pm export --stdout > FILE" }).optional(),
 });
@@ -16,7 +16,7 @@ export const exportCommand: CliCommand = {
   description: "Writes every item (open and closed, with comments and body), ordered by id, to a new file under .agents/pm/.runtime/exports/ (git-ignored) and prints its path, item count, size and sha256 digest. --format json (default) writes one document { format: \"pm-export\", version: 1, exportedAt, items }; jsonl writes one item per line. JSON: { format, path, items, bytes, digest, exportedAt }. --stdout (or '-' as the file) prints the document itself instead, and writes no file; --json changes nothing then.",
   args: [{ name: 'file', optional: true }],
   options: {
-    format: { type: 'string', value: 'F', description: 'json (default) or jsonl' },
+    format: { type: 'string', value: 'F', description: 'json (default) or jsonl', complete: TRACKER_EXPORT_FORMATS },
     stdout: { type: 'boolean', description: "Print the export to stdout instead of writing a file (same as '-' as the file)" },
   },
   examples: ['pm export', 'pm export --format jsonl --json', 'pm export --stdout --format jsonl | jq -c "select(.status == \"open\")"', 'pm export - > backup.json'],

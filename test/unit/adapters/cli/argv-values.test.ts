@@ -12,10 +12,11 @@ describe('argv value schemas', () => {
     expect(result.error!.issues[0]!.message).toBe(`invalid priority '${raw}': expected an integer from 0 (highest) to 4 (lowest)`);
   });
 
-  it('splits repeatable comma lists and drops empties', () => {
-    expect(commaList.parse(['a,b', ' c ', ',,'])).toEqual(['a', 'b', 'c']);
+  it('splits repeatable comma lists, and refuses an empty entry rather than dropping it', () => {
+    expect(commaList.parse(['a,b', ' c '])).toEqual(['a', 'b', 'c']);
     expect(commaList.parse(undefined)).toBeUndefined();
-    expect(commaList.parse([','])).toBeUndefined();
+    expect(commaList.safeParse([',']).error?.issues[0]?.message).toBe("',' has an empty entry; give names separated by commas");
+    expect(commaList.safeParse(['a,,b']).success).toBe(false);
     expect(repeated.parse(['x, y', 'z'])).toEqual(['x, y', 'z']);
     expect(repeated.parse([])).toBeUndefined();
   });

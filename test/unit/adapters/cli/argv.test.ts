@@ -102,5 +102,34 @@ describe('closest', () => {
     expect(closest('lsit', ['list', 'get'])).toBe('list');
     expect(closest('creat', ['create', 'claim'])).toBe('create');
     expect(closest('frobnicate', ['list', 'get'])).toBeUndefined();
+    // A transposition is one edit: `lsit` is list, not init (the MCP edge's distance, one for all).
+    expect(closest('lsit', ['init', 'list'])).toBe('list');
+    expect(closest('LIST', ['init', 'list'])).toBe('list');
+  });
+});
+
+describe('empty values', () => {
+  const command = { name: 'demo', args: [], options: { assignee: { type: 'string' as const, value: 'NAME', description: '', emptyHint: 'to remove the assignee, use --unassign' }, tag: { type: 'string' as const, multiple: true, value: 'TAG', description: '' }, body: { type: 'string' as const, description: '', allowEmpty: true } } };
+  const refusal = (argv: string[]) => { try { parseCommandArgs(command, argv); } catch (error) { return (error as Error).message; } return 'accepted'; };
+
+  it('refuses an empty or blank value with the option, what it expects and what to do instead', () => {
+    expect(refusal(['--assignee', ''])).toBe('--assignee: the value is empty (expected NAME; to remove the assignee, use --unassign)');
+    expect(refusal(['--tag', 'a', '--tag', ' '])).toBe('--tag: the value is empty (expected TAG)');
+  });
+
+  it('accepts an empty value where the option gives it a meaning', () => {
+    expect(refusal(['--body', ''])).toBe('accepted');
+  });
+});
+
+describe('values outside a closed set', () => {
+  it('name the nearest allowed value, case-insensitively, in CLI words (no raw zod message)', async () => {
+    const { z } = await import('zod');
+    const schema = z.object({ sort: z.enum(['priority', 'created']).optional(), name: z.string().min(1).optional(), n: z.number().optional() });
+    const message = (raw: Record<string, unknown>) => usageError(() => parseWith(schema, raw, 'demo')).message;
+    expect(message({ sort: 'prioirty' })).toBe("--sort: unknown value 'prioirty'; did you mean priority? expected one of: priority, created");
+    expect(message({ sort: 'Created' })).toBe("--sort: unknown value 'Created'; did you mean created? expected one of: priority, created");
+    expect(message({ name: '' })).toBe('--name: the value is empty');
+    expect(message({ n: 'x' })).toBe('--n: expected a number');
   });
 });

@@ -6,6 +6,9 @@ import type { NextResult } from '../../../../src/domain/tracker/next-query.js';
 import type { MutationResult } from '../../../../src/domain/tracker/receipt.js';
 import type { SearchResult } from '../../../../src/domain/tracker/search-query.js';
 import { cliHarness } from '../../../support/cli-harness.js';
+import { writeBulkItems } from '../../../support/bulk-items.js';
+import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
+import { trackerCompletionData } from '../../../../src/adapters/cli/completion/tracker-completion-data.js';
 
 type Result = MutationResult<Item>;
 
@@ -88,16 +91,62 @@ describe('colors', () => {
 });
 
 describe('pm completion', () => {
-  it('prints bash, zsh and fish scripts with every command, its flags and id completion', async () => {
+  it('prints a bash, zsh and fish script that asks pm __complete; an unknown shell is a usage error', async () => {
     const cli = await cliHarness();
-    const bash = (await cli.run(['completion', 'bash'])).stdout;
-    expect(bash).toContain('complete -o default -F _pm pm');
-    expect(bash).toMatch(/compgen -W "init context next ready blocked list tree search get .*completion"/);
-    expect(bash).toMatch(/update\) flags="[^"]*--add-tag[^"]*--json/);
-    expect(bash).toContain(`pm list --all --limit 500 --json 2>/dev/null | sed -n 's/^      "id": "\\([^"]*\\)",$/\\1/p'`);
-    expect((await cli.run(['completion', 'zsh'])).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
-    const fish = (await cli.run(['completion', 'fish'])).stdout;
-    expect(fish).toContain("complete -c pm -n '__fish_seen_subcommand_from list' -l mine");
-    expect(((await cli.run(['completion', 'tcsh'])).error as Error).message).toBe('<shell>: expected one of bash, zsh, fish');
+    expect((await cli.run(['completion', 'bash'])).stdout).toMatch(/lines=\(\$\(pm __complete "\$\{COMP_WORDS\[@\]:1:COMP_CWORD\}" 2>\/dev\/null\)\)[\s\S]*complete -F _pm pm\n$/);
+    expect((await cli.run(['completion', 'zsh'])).stdout).toMatch(/^#compdef pm\n[\s\S]*_describe -t values 'pm' described/);
+    expect((await cli.run(['completion', 'fish'])).stdout).toContain("complete -c pm -f -k -a '(__pm_complete)'");
+    expect(((await cli.run(['completion', 'tcsh'])).error as Error).message).toBe("<shell>: unknown value 'tcsh'; did you mean bash? expected one of: bash, zsh, fish");
+    expect((await cli.run(['--help'])).stdout).not.toContain('__complete');
+  });
+});
+
+describe('pm __complete (the engine the completion scripts call)', () => {
+  async function withItems() {
+    const cli = await cliHarness();
+    const open = (await cli.json<MutationResult<Item>>(['create', 'Open one', '--tag', 'auth,ui'])).item.id;
+    const closed = (await cli.json<MutationResult<Item>>(['create', 'Done one', '--tag', 'zeta'])).item.id;
+    await cli.run(['close', closed, '--evidence', 'shipped']);
+    const words = async (...argv: string[]) => (await cli.run(['__complete', ...argv])).stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    return { cli, open, closed, words };
+  }
+
+  it('completes commands, a group\'s subcommands, and long and short flags from the registry', async () => {
+    const { words } = await withItems();
+    expect(await words('li')).toEqual(['list']);
+    expect(await words('')).toEqual(expect.arrayContaining(['init', 'list', 'ready', 'blocked', 'tree', 'tag', 'deps', 'merge', 'skills', 'completion', 'show']));
+    expect(await words('')).not.toContain('__complete');
+    expect(await words('deps', '')).toEqual(expect.arrayContaining(['add', 'remove']));
+    expect(await words('merge', '')).toEqual(['install', 'uninstall', 'check', 'fix-ids', 'driver']);
+    expect(await words('skills', '')).toEqual(expect.arrayContaining(['list', 'show', 'check']));
+    expect(await words('index', '')).toEqual(['status', 'stop', 'watch']);
+    expect(await words('mcp', '')).toEqual(['rotate-key', 'stats']);
+    expect(await words('list', '--st')).toEqual(['--status']);
+    expect(await words('list', '-')).toEqual(expect.arrayContaining(['-a', '-n', '--all', '--json', '-h']));
+    expect(await words('create', 'x', '-')).toEqual(expect.arrayContaining(['-p']));
+    expect(await words('--json', 'deps', 'add', 'x', '--bl')).toEqual(['--blocked-by', '--blocks']);
+  });
+
+  it('completes values: statuses and types from config.yaml, tags in use, shells, sorts; open ids first with titles', async () => {
+    const { cli, words, open, closed } = await withItems();
+    expect(await words('list', '--status', '')).toEqual(['draft', 'open', 'in_progress', 'blocked', 'closed', 'canceled']);
+    expect(await words('list', '--status', 'in')).toEqual(['in_progress']);
+    expect(await words('create', 'x', '--type', '')).toEqual(['Epic', 'Feature', 'Task', 'Chore', 'Issue', 'Decision']);
+    expect(await words('update', open, '--add-tag', '')).toEqual(['auth', 'ui', 'zeta']);
+    expect(await words('list', '--tag', 'auth,')).toEqual(['auth,auth', 'auth,ui', 'auth,zeta']);
+    expect(await words('list', '--sort', 'u')).toEqual(['updated']);
+    expect(await words('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await words('close', '')).toEqual([open, closed]);
+    expect(await words('get', open.slice(0, 5))).toContain(open);
+    expect(await words('create', 'x', '--parent', '')).toEqual([open, closed]);
+    expect((await cli.run(['__complete', 'get', open])).stdout).toBe(`${open}\topen · Open one\n`);
+    expect((await cli.run(['__complete', 'edit', open, '--from-file', ''])).stdout).toBe(':files\n');
+  });
+
+  it('completes every id, not a first page (more than list serves at once)', async () => {
+    const memory = await memoryTracker();
+    const ids = await writeBulkItems(memory.fs, `${ROOT}/items`, 620);
+    const data = trackerCompletionData(memory.tracker);
+    expect((await data.ids('')).map((c) => c.value).sort()).toEqual([...ids].sort());
   });
 });

@@ -40,7 +40,7 @@ describe('pm export', () => {
     const result = await cli.run(['export', '--format', 'xml']);
     expect(result.error).toBeInstanceOf(UsageError);
     expect((result.error as UsageError).exitCode).toBe(2);
-    expect((result.error as UsageError).message).toMatch(/format.*expected one of json, jsonl/);
+    expect((result.error as UsageError).message).toMatch(/^--format: unknown value 'xml'; expected one of: json, jsonl$/);
   });
 
   it('prints the path and digest for people', async () => {

@@ -14,7 +14,7 @@ describe('pm list filters', () => {
     const status = await cli.run(['list', '--status', 'nope']);
     expect(status.error).toBeInstanceOf(ValidationError);
     expect((status.error as ValidationError).exitCode).toBe(2);
-    expect((status.error as Error).message).toBe("unknown status 'nope'; expected one of: draft, open, in_progress, blocked, closed, canceled");
+    expect((status.error as Error).message).toBe("unknown status 'nope'; did you mean open? expected one of: draft, open, in_progress, blocked, closed, canceled");
     const type = await cli.run(['list', '--type', 'Bug']);
     expect((type.error as ValidationError).exitCode).toBe(2);
     expect((type.error as Error).message).toMatch(/^unknown type 'Bug'; expected one of: Epic, Feature, Task/);

@@ -123,7 +123,8 @@ describe('pm init, help and version', () => {
 
   it('has --help for every command, listing every option', async () => {
     const cli = await cliHarness();
-    for (const command of COMMANDS) {
+    // The completion engine (hidden) takes a half-typed command line, --help included, as its input.
+    for (const command of COMMANDS.filter((c) => !c.hidden)) {
       const help = await cli.run([...command.name.split(' '), '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(`Usage: pm ${command.name}`);
@@ -131,7 +132,7 @@ describe('pm init, help and version', () => {
       expect((await cli.run(['help', ...command.name.split(' ')])).stdout).toBe(help.stdout);
     }
     const general = (await cli.run(['--help'])).stdout;
-    for (const command of COMMANDS) expect(general).toContain(`  ${command.name}`);
+    for (const command of COMMANDS) expect(general.includes(`  ${command.name}`)).toBe(!command.hidden);
     expect(general).toContain('Exit codes:');
     expect((await cli.run(['help'])).stdout).toBe(general);
   });

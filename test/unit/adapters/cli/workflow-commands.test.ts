@@ -69,7 +69,7 @@ describe('pm close / reopen / comment', () => {
     const missing = await cli.run(['close', id]);
     expect(missing.error).toBeInstanceOf(UsageError);
     expect((missing.error as Error).message).toMatch(/^--evidence: required/);
-    expect(((await cli.run(['close', id, '--evidence', '  '])).error as Error).message).toBe('--evidence: must not be empty');
+    expect(((await cli.run(['close', id, '--evidence', '  '])).error as Error).message).toBe('--evidence: the value is empty (expected TEXT)');
   });
 
   it('asks for consent before canceling somebody else\'s claim', async () => {
@@ -120,7 +120,7 @@ describe('pm delete', () => {
     const { cli, id } = await withItem();
     const refused = await cli.run(['delete', id]);
     expect(refused.error).toBeInstanceOf(ConsentRequiredError);
-    expect((refused.error as Error).message).toMatch(/needs explicit consent \(CLI: --yes\)/);
+    expect((refused.error as Error).message).toMatch(/This needs explicit consent\.$/);
     expect((await cli.run(['delete', id], { interactive: true, answers: [false] })).error).toBeInstanceOf(ConsentRequiredError);
     expect((await cli.json<Item>(['get', id])).id).toBe(id);
     const asked = await cli.run(['delete', id], { interactive: true, answers: [true] });

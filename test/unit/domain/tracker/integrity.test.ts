@@ -101,12 +101,18 @@ describe('list filters must name known values', () => {
     const { tracker } = await memoryTracker();
     const status = await tracker.list({ status: ['nope'] }).catch((e: unknown) => e);
     expect(status).toBeInstanceOf(ValidationError);
-    expect((status as ValidationError).message).toBe("unknown status 'nope'; expected one of: draft, open, in_progress, blocked, closed, canceled");
+    expect((status as ValidationError).message).toBe("unknown status 'nope'; did you mean open? expected one of: draft, open, in_progress, blocked, closed, canceled");
     const type = await tracker.list({ type: ['Bug'] }).catch((e: unknown) => e);
     expect((type as ValidationError).message).toBe("unknown type 'Bug'; expected one of: Epic, Feature, Task, Chore, Issue, Decision");
     await expect(tracker.next({ type: ['Bug'] })).rejects.toThrow(ValidationError);
     await expect(tracker.search({ query: 'x', status: ['nope'] })).rejects.toThrow(ValidationError);
     expect((await tracker.list({ status: ['open'], type: ['Task'] })).total).toBe(0);
+  });
+
+  it('names the value a case or a typo away (did you mean Task?), on items as on filters', async () => {
+    const { tracker } = await memoryTracker();
+    await expect(tracker.create({ title: 'x', type: 'task' })).rejects.toThrow("unknown type 'task'; did you mean Task? expected one of: Epic, Feature, Task, Chore, Issue, Decision");
+    await expect(tracker.list({ status: ['in-progress'] })).rejects.toThrow("unknown status 'in-progress'; did you mean in_progress? expected one of");
   });
 });
 

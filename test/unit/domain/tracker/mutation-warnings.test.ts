@@ -10,7 +10,8 @@ describe('warnings on risky mutations', () => {
     expect(strict).toBeInstanceOf(ConflictError);
     expect((strict as ConflictError).reason).toBe('blocked');
     expect((strict as ConflictError).exitCode).toBe(4);
-    expect((strict as Error).message).toBe(`${c} is blocked by unfinished work: ${a} (open); finish or close it first, or claim without strict`);
+    expect((strict as Error).message).toBe(`${c} is blocked by unfinished work: ${a} (open); finish or close it first; strict mode (the strict option, or strict: true in config.yaml) refuses it; without it, it is a warning`);
+    expect((strict as { data: Record<string, unknown> }).data.remedy).toEqual({ option: 'strict', words: expect.stringContaining('strict mode') });
     expect((await tracker.get(c)).claim).toBeUndefined();
     const claimed = await tracker.claim(c);
     expect(claimed.item.claim?.holder).toBe('alice');

@@ -40,6 +40,37 @@ describe('validate', () => {
   });
 });
 
+describe('validate after a merge made without pm\'s drivers', () => {
+  /** The text git leaves when both sides changed the same lines of a file. */
+  const conflicted = (text: string, ours: string, theirs: string) => {
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(ours.split(':')[0]!));
+    return [...lines.slice(0, at), '<<<<<<< HEAD', ours, '=======', theirs, '>>>>>>> a', ...lines.slice(at + 1)].join('\n');
+  };
+
+  it('reports one finding for an item whose file and history git merged as text, naming both files and the repair', async () => {
+    const { tracker, fs } = await memoryTracker();
+    const a = (await tracker.create({ title: 'a' })).item.id;
+    await tracker.create({ title: 'b', blockedBy: [a] });
+    await tracker.update(a, { title: 'main' });
+    const item = (await fs.readText(itemPath(a)))!;
+    await fs.writeAtomic(itemPath(a), conflicted(item, 'title: main', 'title: branch'));
+    const history = (await fs.readText(historyPath(a)))!.trimEnd().split('\n');
+    await fs.writeAtomic(historyPath(a), [...history.slice(0, -1), '<<<<<<< HEAD', history.at(-1), '=======', history.at(-1)!.replace('main', 'branch'), '>>>>>>> a', ''].join('\n'));
+    const report = await tracker.validate();
+    expect(report.findings).toEqual([expect.objectContaining({ code: 'unmerged_item', itemId: a, files: [itemPath(a), historyPath(a)], message: expect.stringMatching(/hold git conflict markers: .*pm merge install/) })]);
+  });
+
+  it('reports an unmerged history alone as one finding, without tampering reports', async () => {
+    const { tracker, fs } = await memoryTracker();
+    const a = (await tracker.create({ title: 'a' })).item.id;
+    await tracker.update(a, { title: 'main' });
+    const history = (await fs.readText(historyPath(a)))!.trimEnd().split('\n');
+    await fs.writeAtomic(historyPath(a), [history[0], '<<<<<<< HEAD', history[1], '=======', history[1]!.replace('main', 'branch'), '>>>>>>> a', ''].join('\n'));
+    expect((await tracker.validate()).findings).toEqual([expect.objectContaining({ code: 'unmerged_history', itemId: a, file: historyPath(a) })]);
+  });
+});
+
 describe('recovery and edits outside pm', () => {
   it('records a hand edit as an external_edit before the next mutation, keeping the chain valid', async () => {
     const { tracker, fs } = await memoryTracker();
