@@ -8,6 +8,9 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { redirectImport } from './lib/redirect-import.mjs';
 
+/** The esbuild options every browser bundle shares (the views and the browser board's host page). */
+const BROWSER_BUNDLE = { bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'es2022', legalComments: 'none' };
+
 /** What the MCP client's `_shims` module exports (its browser build: a JSON Schema validator and a CORS flag). */
 const CLIENT_SHIM_EXPORTS = ['CORS_IS_POSSIBLE', 'DefaultJsonSchemaValidator'];
 
@@ -56,12 +59,7 @@ export async function buildAppViews(esbuild, options) {
   const result = await esbuild
     .build({
       entryPoints,
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      legalComments: 'none',
+      ...BROWSER_BUNDLE,
       plugins: [...plugins, viewClientShims()],
       write: false,
       outdir,
@@ -109,12 +107,7 @@ export async function buildBrowserBoard(esbuild, options) {
   const result = await esbuild
     .build({
       entryPoints: { 'browser-host': join(root, 'views', 'browser-host', 'main.ts') },
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      legalComments: 'none',
+      ...BROWSER_BUNDLE,
       plugins,
       write: false,
       outdir,
