@@ -49,7 +49,7 @@ describe('a merge that closes a dependency cycle', () => {
     const said = `${merged.stdout}${merged.stderr}`;
     // main's link (y blocked by x) was added last: it is the one to remove.
     const command = `pm deps remove ${y} --blocked-by ${x}`;
-    expect(said).toContain(`dependency cycle: ${x} -> ${y} -> ${x}; remove the newest link, ${y} blocked by ${x} (added `);
+    expect(said).toContain(`dependency cycle: ${y} -> ${x} -> ${y}; remove the newest link, ${y} blocked by ${x} (added `);
     expect(said).toContain(`Repair with:\n  ${command}\n`);
     expect((await p.validate()).findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['dependency_cycle']);
     expect((await p.pmJson<{ item: unknown }>('next')).item).toBeNull();

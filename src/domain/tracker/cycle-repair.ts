@@ -84,6 +84,18 @@ export function chooseCycleRepair(cycle: readonly string[], field: CycleField, a
   return { edge: chosen, basis: chosen.addedAt === undefined ? 'unrecorded' : 'history', ...repairCommands(chosen) };
 }
 
+/**
+ * `cycle` (first node repeated at the end) told from `itemId` on, so a finding starts with the
+ * link it tells to remove whatever order the ids sort in: `y -> x -> y; remove … y blocked by x`.
+ */
+export function cycleFrom(cycle: readonly string[], itemId: string): string[] {
+  const nodes = cycle.slice(0, -1);
+  const at = nodes.indexOf(itemId);
+  if (at <= 0) return [...cycle];
+  const rotated = [...nodes.slice(at), ...nodes.slice(0, at)];
+  return [...rotated, rotated[0]!];
+}
+
 /** The finding text for a cycle and its repair, readable from a terminal and by an MCP host. */
 export function describeCycleRepair(cycle: readonly string[], repair: CycleRepair): string {
   const { edge } = repair;

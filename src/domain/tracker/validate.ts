@@ -6,7 +6,7 @@ import { PmError, RefusedFileError } from '../errors/index.js';
 import type { TrackerConfig } from './config.js';
 import { digestOf } from './digests.js';
 import { HISTORY_FILE_READ, ITEM_FILE_READ, refuseUnlessRegular } from './file-caps.js';
-import { chooseCycleRepair, describeCycleRepair, linkAppearances, type CycleEdge, type CycleField, type ToolCall } from './cycle-repair.js';
+import { chooseCycleRepair, cycleFrom, describeCycleRepair, linkAppearances, type CycleEdge, type CycleField, type ToolCall } from './cycle-repair.js';
 import { findCycles } from './graph.js';
 import { splitInterruptedAppend, verifyHistoryChain } from './history.js';
 import { parseItem } from './item-codec.js';
@@ -155,7 +155,8 @@ function cycleFindings(cycles: readonly FoundCycle[], histories: ReadonlyMap<str
     };
     const repair = chooseCycleRepair(cycle, field, appearances);
     const code = field === 'blockedBy' ? 'dependency_cycle' : 'parent_cycle';
-    return { severity: 'error', code, itemId: cycle[0], message: describeCycleRepair(cycle, repair), cycle, edge: repair.edge, command: repair.command, toolCall: repair.toolCall };
+    const told = cycleFrom(cycle, repair.edge.itemId);
+    return { severity: 'error', code, itemId: told[0], message: describeCycleRepair(told, repair), cycle: told, edge: repair.edge, command: repair.command, toolCall: repair.toolCall };
   });
 }
 

@@ -1,5 +1,5 @@
 import { PureSha256Hasher } from '../../../../src/adapters/memory/pure-hasher.js';
-import { chooseCycleRepair, linkAppearances } from '../../../../src/domain/tracker/cycle-repair.js';
+import { chooseCycleRepair, cycleFrom, linkAppearances } from '../../../../src/domain/tracker/cycle-repair.js';
 import { digestOf } from '../../../../src/domain/tracker/digests.js';
 import { memoryTracker, ROOT } from '../../../support/memory-tracker.js';
 
@@ -41,13 +41,13 @@ describe('cycle repair: the link to remove', () => {
     expect(cycle).toHaveLength(1);
     expect(cycle[0]).toMatchObject({
       severity: 'error',
-      cycle: [first, second, first],
+      cycle: [second, first, second],
       edge: { itemId: second, field: 'blockedBy', target: first, addedAt: '2026-03-01T10:02:00.000Z' },
       command: `pm deps remove ${second} --blocked-by ${first}`,
       toolCall: { name: 'pm_deps', arguments: { action: 'remove', id: second, kind: 'blockedBy', target: first } },
     });
     expect(cycle[0]!.message).toBe(
-      `dependency cycle: ${first} -> ${second} -> ${first}; remove the newest link, ${second} blocked by ${first} (added 2026-03-01T10:02:00.000Z): `
+      `dependency cycle: ${second} -> ${first} -> ${second}; remove the newest link, ${second} blocked by ${first} (added 2026-03-01T10:02:00.000Z): `
       + `pm deps remove ${second} --blocked-by ${first} (MCP: pm_deps with action remove, id ${second}, kind blockedBy, target ${first})`,
     );
   });
@@ -129,5 +129,17 @@ describe('chooseCycleRepair', () => {
   it('breaks a tie of times by the order of the cycle', () => {
     const at = new Map([['pm-b', '2026-01-01T00:00:00.000Z'], ['pm-a', '2026-01-01T00:00:00.000Z']]);
     expect(chooseCycleRepair(['pm-a', 'pm-b', 'pm-a'], 'blockedBy', () => at).edge).toMatchObject({ itemId: 'pm-b', target: 'pm-a' });
+  });
+});
+
+describe('cycleFrom', () => {
+  it('tells a cycle from the item whose link is removed, whichever node the search started at', () => {
+    expect(cycleFrom(['a', 'b', 'c', 'a'], 'b')).toEqual(['b', 'c', 'a', 'b']);
+    expect(cycleFrom(['a', 'b', 'c', 'a'], 'c')).toEqual(['c', 'a', 'b', 'c']);
+    expect(cycleFrom(['a', 'b', 'c', 'a'], 'a')).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('leaves a cycle as found when the item is not on it', () => {
+    expect(cycleFrom(['a', 'b', 'a'], 'z')).toEqual(['a', 'b', 'a']);
   });
 });
