@@ -4,7 +4,7 @@ import { isActiveBlocker } from './blockers.js';
 import { TERMINAL_STATUSES } from './config.js';
 import { toSummary, type ItemSummary } from './index-entry.js';
 import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
-import type { NextQuery, NextResult } from './next-query.js';
+import { readinessRequest, type NextQuery, type NextResult } from './next-query.js';
 import { describeLapse, leaseState } from './readiness.js';
 
 /**
@@ -47,14 +47,7 @@ export interface ReadyResult {
 export function runReadyQuery(index: ItemIndexStore, query: ReadyQuery, nowIso: string): ReadyResult {
   const limit = query.limit ?? 50;
   const narrowed = query.priority?.length || query.parent !== undefined || (query.assignedOnly && query.assignee !== undefined);
-  const { counts, ready } = index.readiness({
-    status: 'open',
-    nowIso,
-    ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
-    ...(query.type?.length ? { types: query.type } : {}),
-    ...(query.tag?.length ? { tagsAll: query.tag } : {}),
-    limit: narrowed ? Math.max(limit, index.size()) : limit,
-  });
+  const { counts, ready } = index.readiness(readinessRequest(query, nowIso, narrowed ? Math.max(limit, index.size()) : limit));
   const kept = narrowed ? ready.filter((entry) => keeps(entry, query)) : ready;
   return {
     items: kept.slice(0, limit).map((entry) => ({ ...toSummary(entry), reason: readyReason(entry, nowIso) })),

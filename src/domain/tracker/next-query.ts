@@ -1,4 +1,4 @@
-import type { ItemIndexStore } from '../../ports/item-index-store.js';
+import type { ItemIndexStore, ReadinessQuery } from '../../ports/item-index-store.js';
 import { toSummary, type IndexEntry, type ItemSummary } from './index-entry.js';
 import { describeLapse, leaseState } from './readiness.js';
 
@@ -43,18 +43,23 @@ export function runNextQuery(index: ItemIndexStore, query: NextQuery, nowIso: st
   };
 }
 
-/** The first `keep` ready items for the query and the counts, as next and claim-next read them from the index. */
-export function readinessOf(index: ItemIndexStore, query: NextQuery, nowIso: string, keep: number): { counts: NextResult['counts']; ready: readonly IndexEntry[] } {
-  const mine = query.assignedOnly === true && query.assignee !== undefined;
-  // Only one's own items: every ready item is asked for and the others dropped here, so the index keeps one readiness rule.
-  const { counts: all, ready: readyAll } = index.readiness({
+/** The index's readiness query for a caller and its filters (next, claim-next and ready ask alike). */
+export function readinessRequest(query: Pick<NextQuery, 'assignee' | 'type' | 'tag'>, nowIso: string, limit: number): ReadinessQuery {
+  return {
     status: 'open',
     nowIso,
     ...(query.assignee !== undefined ? { assignee: query.assignee } : {}),
     ...(query.type?.length ? { types: query.type } : {}),
     ...(query.tag?.length ? { tagsAll: query.tag } : {}),
-    limit: mine ? Math.max(keep, index.size()) : keep,
-  });
+    limit,
+  };
+}
+
+/** The first `keep` ready items for the query and the counts, as next and claim-next read them from the index. */
+export function readinessOf(index: ItemIndexStore, query: NextQuery, nowIso: string, keep: number): { counts: NextResult['counts']; ready: readonly IndexEntry[] } {
+  const mine = query.assignedOnly === true && query.assignee !== undefined;
+  // Only one's own items: every ready item is asked for and the others dropped here, so the index keeps one readiness rule.
+  const { counts: all, ready: readyAll } = index.readiness(readinessRequest(query, nowIso, mine ? Math.max(keep, index.size()) : keep));
   const ready = mine ? readyAll.filter((entry) => entry.assignee === query.assignee) : readyAll;
   return { counts: mine ? { ...all, ready: ready.length } : all, ready };
 }
