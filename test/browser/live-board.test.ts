@@ -107,9 +107,11 @@ test('the page opens on the dashboard, and the board follows a close made by ano
 
   await promisify(execFile)(process.execPath, [PM_BIN, 'close', project.ids.perf, '--evidence', 'rates cached in src/rates.ts'], { cwd: project.dir, env: { ...process.env, HOME: project.dir, PM_ACTOR: 'dave' } });
   frame = await view('.pm-column');
-  await frame.waitForFunction((i) => (document.querySelector(`[data-focus="board:${i}"]`)?.closest<HTMLElement>('.pm-column')?.dataset.status ?? 'absent') !== 'Open', project.ids.perf, { timeout: 15_000 });
+  // Wait for the column to change from the one seen before the close (the status is the key, e.g. `open`).
+  await frame.waitForFunction(([i, was]) => (document.querySelector(`[data-focus="board:${i}"]`)?.closest<HTMLElement>('.pm-column')?.dataset.status ?? 'absent') !== was, [project.ids.perf, before] as const, { timeout: 15_000 });
   expect(await columnOf(frame, project.ids.perf)).not.toBe(before);
-  await expect(page.locator('#pm-board-live').textContent()).resolves.toMatch(/updated/);
+  // The status line is written once the redraw has been delivered, so wait for it too.
+  await page.waitForFunction(() => /updated/.test(document.getElementById('pm-board-live')?.textContent ?? ''), undefined, { timeout: 15_000 });
 });
 
 test('every view is reached by keyboard: the nav links, the item field and its buttons, then into the view', async () => {
