@@ -14,12 +14,14 @@
 // --agents=1,8,32,64 --items=1000 --chain=5 --lease=5 --cli-agents=8 --cli-items=80
 // --one-shot-items=100000 --loops=claim-next,two-step --paced-agents=64 --paced-work-ms=1000 (0: no paced run). PM_BENCH_PROFILE=<dir> runs the server under --cpu-prof.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
 import { runOnce } from './lib/one-shot.mjs';
 import { machineInfo, saveBenchResult } from './lib/results.mjs';
 import { seedBenchTracker } from './lib/seed.mjs';
@@ -31,7 +33,7 @@ const PM = join(here, '..', 'bin', 'pm.cjs');
 const AGENT = join(here, 'lib', 'swarm-agent.mjs');
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const quick = process.argv.includes('--quick');
-const AGENTS = (arg('agents') ?? (quick ? '1,8,32' : '1,8,32,64')).split(',').map(Number);
+const AGENTS = (arg('agents') ?? (quick ? '1,8,32' : '1,8,32,64')).split(',').map(Number).filter((n) => n > 0); // --agents=0: the paced run alone
 const ITEMS = Number(arg('items') ?? (quick ? 300 : 1000));
 const CHAIN = Number(arg('chain') ?? 5);
 const LEASE_S = Number(arg('lease') ?? 5);
@@ -59,9 +61,18 @@ function track(child) {
   return child;
 }
 
-/** Starts pm-mcp-http on the tracker in `dir`; resolves with its URL and the process. */
+// Each agent is its own actor, as agents sharing a server are in production: a bearer token per
+// agent whose subject pm records as the actor (docs/AUTH.md). Without a principal every agent
+// would be PM_ACTOR, and the audit could not tell one agent's claim from another's.
+const AUTH = { issuer: 'https://swarm.bench.invalid', audience: 'pm-bench-swarm', secret: randomBytes(32).toString('hex') };
+const tokenFor = (actor) => new SignJWT({ scope: 'pm:read pm:write' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(AUTH.issuer).setAudience(AUTH.audience).setSubject(actor).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(AUTH.secret));
+
+/** Starts pm-mcp-http on the tracker in `dir`, tokens required; resolves with its URL and the process. */
 function startServer(dir, root) {
-  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'swarm', PM_MCP_PROFILE: 'core', PM_LOCK_TIMEOUT_MS: '60000' };
+  const env = {
+    ...process.env, PM_ROOT: root, PM_ACTOR: 'swarm', PM_MCP_PROFILE: 'core', PM_LOCK_TIMEOUT_MS: '60000',
+    PM_MCP_AUTH: 'jwt', PM_MCP_AUTH_ISSUER: AUTH.issuer, PM_MCP_AUTH_AUDIENCE: AUTH.audience, PM_MCP_AUTH_SECRET: AUTH.secret,
+  };
   const server = track(spawn(process.execPath, [...(process.env.PM_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PM_BENCH_PROFILE}`] : []), join(here, '..', 'bin', 'pm-mcp-http.js'), '--host', '127.0.0.1', '--port', '0', '--no-init'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   server.stderr.on('data', (d) => (stderr += d));
@@ -111,8 +122,8 @@ async function swarmRun({ n, items, transport, loop, workMs = 0 }) {
   const victims = Math.floor(n * KILL_SHARE);
   const perAgent = Math.max(1, Math.floor(items / n));
   let closesDone = 0;
-  const agents = await Promise.all(Array.from({ length: n }, (_, k) => spawnAgent(
-    { transport, url: served?.url, pmBin: PM, cwd: dir, actor: `agent-${k}`, leaseSeconds: LEASE_S, loop, workMs },
+  const agents = await Promise.all(Array.from({ length: n }, async (_, k) => spawnAgent(
+    { transport, url: served?.url, token: served ? await tokenFor(`agent-${k}`) : undefined, pmBin: PM, cwd: dir, actor: `agent-${k}`, leaseSeconds: LEASE_S, loop, workMs },
     (agent) => {
       // A victim dies right after its chosen claim: mid-claim, its lease left to run out.
       if (agent.killAt !== undefined && agent.claims >= agent.killAt && !agent.killed) {
@@ -150,7 +161,7 @@ async function swarmRun({ n, items, transport, loop, workMs = 0 }) {
     claimP50Ms: round(quantile(claimMs, 0.5)), claimP99Ms: round(quantile(claimMs, 0.99)), laterClaimP99Ms: laterClaimMs.length ? round(quantile(laterClaimMs, 0.99)) : undefined, firstClaimMaxMs: firstClaimMs.length ? round(Math.max(...firstClaimMs)) : undefined, nextP50Ms: nextMs.length ? round(quantile(nextMs, 0.5)) : undefined,
     agentCpuS: round(stats.reduce((a, s) => a + s.cpuMs, 0) / 1000), liveAgents: stats.length,
     wastedClaims: stats.reduce((a, s) => a + s.wasted, 0), lostLeases: stats.reduce((a, s) => a + s.lost, 0), idlePolls: stats.reduce((a, s) => a + s.idle, 0), agentErrors: errors.length, firstErrors: errors.slice(0, 3),
-    claims: audit.claims, takeovers: audit.takeovers, doubleClaims: audit.doubleClaims.length, prematureClaims: audit.prematureClaims.length,
+    claims: audit.claims, claimActors: audit.claimActors, claimingAgents: agents.filter((a) => a.claims > 0).length, takeovers: audit.takeovers, doubleClaims: audit.doubleClaims.length, prematureClaims: audit.prematureClaims.length,
     badCloses: audit.badCloses.length, lateCloses: audit.lateCloses, untoldTakeovers: audit.untoldTakeovers.length, unclosed: audit.unclosed.length,
     problems: [...audit.doubleClaims, ...audit.prematureClaims, ...audit.badCloses, ...audit.untoldTakeovers].slice(0, 5),
     serverErrors: served ? served.stderr().split('\n').filter((l) => /error/i.test(l)).slice(0, 3) : [],
@@ -246,8 +257,8 @@ try {
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
   const at = (n, loop = 'claim-next') => runs.find((r) => r.transport === 'http' && r.loop === loop && r.n === n && !r.workMs);
   const paced = runs.find((r) => r.workMs);
-  const invariantsHeld = runs.every((r) => r.doubleClaims === 0 && r.prematureClaims === 0 && r.badCloses === 0 && r.untoldTakeovers === 0 && r.unclosed === 0);
-  const lines = [`invariants (0 double, 0 premature, 0 bad closes, 0 unclosed in every run) ${verdict(invariantsHeld)}`];
+  const invariantsHeld = runs.every((r) => r.claimActors === r.claimingAgents && r.doubleClaims === 0 && r.prematureClaims === 0 && r.badCloses === 0 && r.untoldTakeovers === 0 && r.unclosed === 0);
+  const lines = [`invariants (each agent its own actor; 0 double, 0 premature, 0 bad closes, 0 unclosed in every run) ${verdict(invariantsHeld)}`];
   if (at(8) && at(64)) lines.push(`throughput at 64 / at 8 = ${fmt(at(64).steadyClosesPerS / at(8).steadyClosesPerS)} >= ${TARGETS.throughput64vs8} ${verdict(at(64).steadyClosesPerS >= TARGETS.throughput64vs8 * at(8).steadyClosesPerS)}`);
   if (at(64)) lines.push(`claim-next p99 at 64 agents in busy loops ${fmt(at(64).claimP99Ms)} ms <= ${TARGETS.claimP99Ms64} ${verdict(at(64).claimP99Ms <= TARGETS.claimP99Ms64)}`);
   if (paced) lines.push(`claim-next p99 at ${paced.n} working agents ${fmt(paced.claimP99Ms)} ms <= ${TARGETS.claimP99Ms64} ${verdict(paced.claimP99Ms <= TARGETS.claimP99Ms64)}`);

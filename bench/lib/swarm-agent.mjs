@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // One agent of `npm run bench:swarm` (bench/swarm.mjs): a small process that takes work from pm
 // until none is left — claim → comment → close. Its one argument is a JSON config:
-//   { transport: 'http' | 'cli', url, pmBin, cwd, actor, leaseSeconds, loop: 'claim-next' | 'two-step', workMs? }
+//   { transport: 'http' | 'cli', url, token (a bearer token whose subject is the actor), pmBin, cwd, actor, leaseSeconds, loop: 'claim-next' | 'two-step', workMs? }
 // `claim-next` asks pm_next {claim:true} (CLI: pm next --claim); `two-step` is the loop agents
 // used before claim-next: pm_next, then pm_claim of what it named, which fails when another
 // agent claimed it in between (a wasted claim). It waits for a line on stdin before starting
@@ -24,7 +24,7 @@ async function call(name, args) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'tools/call', params: { name, arguments: args, _meta: META } });
   const response = await fetch(config.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': name },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': name, authorization: `Bearer ${config.token}` },
     body,
   });
   const text = await response.text();
@@ -100,6 +100,9 @@ async function take() {
 
 async function work() {
   let idleMs = 50;
+  // A paced agent joins at a random point of its work cycle, as agents of a running swarm are:
+  // 64 agents asking in the same millisecond is the busy-loop runs' burst, measured there.
+  if (config.workMs) await sleep(config.workMs * Math.random());
   for (;;) {
     const id = await take();
     if (id === undefined) return;
@@ -133,8 +136,8 @@ createInterface({ input: process.stdin }).once('line', async () => {
   process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
   process.exit(0);
 });
-// Warm up before saying ready: the first fetch of a process loads and compiles its HTTP client
-// (tens of ms of CPU), and 64 agents doing that at once on two cores would put their process
-// start-up, not pm, into claim-next's tail. One read-only call, not measured.
-if (config.transport === 'http') await call('pm_list', { limit: 1 });
+// Warm up before saying ready: the first fetches of a process load and compile its HTTP client
+// (tens of ms of CPU each), and 64 agents doing that at once on two cores would put their
+// process start-up, not pm, into claim-next's tail. Three read-only calls, not measured.
+if (config.transport === 'http') for (let i = 0; i < 3; i++) await call('pm_list', { limit: 1 });
 process.stdout.write('ready\n');

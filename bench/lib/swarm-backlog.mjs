@@ -72,7 +72,9 @@ function historyOf(root, id) {
  * - closes: each item closed exactly once, by an agent that claimed it, never while somebody
  *   else held a live claim (bad closes); a close by an agent whose lease had run out and was
  *   taken over, after the new holder's lease ran out too, is allowed and counted (late closes);
- * - unclosed: items without a close — must be 0 once the leases of killed agents ran out.
+ * - unclosed: items without a close — must be 0 once the leases of killed agents ran out;
+ * - claimActors: how many actors the claims were recorded under — one per agent that claimed,
+ *   or the checks above could not tell the agents apart.
  */
 export function auditSwarm(root, ids, blockers) {
   const closedAt = new Map();
@@ -81,7 +83,7 @@ export function auditSwarm(root, ids, blockers) {
     const close = entries.find((e) => e.op === 'close');
     if (close) closedAt.set(id, close.at);
   }
-  const out = { claims: 0, doubleClaims: [], untoldTakeovers: [], takeovers: 0, prematureClaims: [], closes: 0, badCloses: [], lateCloses: 0, unclosed: [] };
+  const out = { claims: 0, doubleClaims: [], untoldTakeovers: [], takeovers: 0, prematureClaims: [], closes: 0, badCloses: [], lateCloses: 0, unclosed: [], claimActors: new Set() };
   for (const [id, entries] of histories) {
     let holder;
     let expiresAt;
@@ -115,6 +117,7 @@ export function auditSwarm(root, ids, blockers) {
     }
     if (closes === 0) out.unclosed.push(id);
     else if (closes > 1) out.badCloses.push({ id, closes });
+    for (const actor of claimers) out.claimActors.add(actor);
   }
-  return out;
+  return { ...out, claimActors: out.claimActors.size };
 }

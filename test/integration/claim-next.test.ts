@@ -114,7 +114,7 @@ describe('claim-next across processes', () => {
     await setup.create({ title: 'plain task', priority: 3 });
     await setup.dispose();
 
-    // pm-mcp records a stdio client by its clientInfo name (docs/MCP.md "Actors"): alice here, as PM_ACTOR for the CLI.
+    // pm-mcp records its changes under PM_ACTOR (docs/MCP.md "Actor"): alice here, as for the CLI.
     const mcp = new RawMcpClient(stdio.spawn(dir, { PM_ACTOR: 'alice' }));
     const table: { cli: string[]; mcp: Record<string, unknown> }[] = [
       { cli: [], mcp: {} },
