@@ -10,6 +10,7 @@
 // invariants from the history files, never from what agents say. The tracker runs strict, so a
 // close after our lease was taken over is refused (`lost`).
 import { execFile } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
@@ -22,16 +23,31 @@ let requestId = 0;
 /** One tools/call over pm-mcp-http: the structured result, or `{ error }` for a tool or protocol error. */
 async function call(name, args) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'tools/call', params: { name, arguments: args, _meta: META } });
-  const response = await fetch(config.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': name, authorization: `Bearer ${config.token}` },
-    body,
-  });
-  const text = await response.text();
+  const text = await post(body, { 'mcp-name': name });
   const message = JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).at(-1));
   if (message.error) return { error: message.error.message };
   if (message.result?.isError) return { error: message.result.content?.[0]?.text ?? 'tool error' };
   return message.result.structuredContent;
+}
+
+// node:http over one kept-alive connection rather than fetch: 64 agents share two cores with
+// the server, and fetch's per-call CPU (several times http.request's) would be the agents'
+// load in claim-next's tail, not pm's.
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', authorization: `Bearer ${config.token}` };
+
+function post(body, extra) {
+  return new Promise((resolve, reject) => {
+    const req = request(config.url, { method: 'POST', agent: keepAlive, headers: { ...headers, ...extra, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve(text));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** One `pm` call: its parsed --json output, or `{ error }` on a non-zero exit. */
@@ -136,8 +152,8 @@ createInterface({ input: process.stdin }).once('line', async () => {
   process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
   process.exit(0);
 });
-// Warm up before saying ready: the first fetches of a process load and compile its HTTP client
-// (tens of ms of CPU each), and 64 agents doing that at once on two cores would put their
-// process start-up, not pm, into claim-next's tail. Three read-only calls, not measured.
+// Warm up before saying ready: the first calls of a process load and compile its HTTP client
+// and JSON paths, and 64 agents doing that at once on two cores would put their process
+// start-up, not pm, into claim-next's tail. Three read-only calls, not measured.
 if (config.transport === 'http') for (let i = 0; i < 3; i++) await call('pm_list', { limit: 1 });
 process.stdout.write('ready\n');
