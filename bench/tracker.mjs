@@ -13,12 +13,9 @@
 //   adapters, real composition, the index followed by a directory watch), list (filtered,
 //   limit 50), next and search warm, and the cold first query of a fresh process.
 // Prints tables and target checks and writes the full results as JSON to bench/results/.
-// - with --engines=fts5,words: the search engines side by side (PM_INDEX_SEARCH): per engine the
-//   first build (time, peak RSS), the index's size on disk, one-shot search and update with the
-//   watcher, pm-mcp pm_search p50/p99, and update and search in process.
-// Options: --scales=1000,10000  --quick (fewer samples)  --engines=fts5,words.
+// Options: --scales=1000,10000  --quick (fewer samples).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,7 +35,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const scales = (arg('scales') ?? '1000,10000,100000').split(',').map(Number);
 const quick = process.argv.includes('--quick');
-const engines = arg('engines')?.split(',') ?? [];
 const SAMPLES = quick
   ? { create: 20, get: 50, update: 40, list: 10, next: 10, search: 10 }
   : { create: 100, get: 300, update: 200, list: 40, next: 40, search: 40 };
@@ -56,8 +52,8 @@ const root = join(dir, '.agents', 'pm');
 const cleanup = () => rmSync(dir, { recursive: true, force: true });
 process.on('SIGINT', () => { cleanup(); process.exit(130); });
 
-async function openTracker(engineEnv = {}) {
-  const container = await buildContainer(settingsFromEnv({ PM_ROOT: root, PM_ACTOR: 'bench', ...engineEnv }, dir, 'bench'), 'node', { index: { follow: 'watch' } });
+async function openTracker() {
+  const container = await buildContainer(settingsFromEnv({ PM_ROOT: root, PM_ACTOR: 'bench' }, dir, 'bench'), 'node', { index: { follow: 'watch' } });
   return container.getAsync(IDS.Tracker);
 }
 
@@ -155,8 +151,6 @@ async function measureScale(scale, state) {
     await watcher.stop();
   }
   const mcp = await measureMcp(root, state, random, MCP_CALLS);
-  const searchEngines = {};
-  for (const engine of engines) searchEngines[engine] = await measureEngine(engine, state, random);
   const stats = Object.fromEntries(OPS.map((op) => [op, summarize(samples[op])]));
   return {
     scale,
@@ -171,46 +165,8 @@ async function measureScale(scale, state) {
     afterExternalChange: pulled,
     watched,
     mcp,
-    searchEngines,
     peakRssMb: round(process.resourceUsage().maxRSS / 1024),
   };
-}
-
-/** The size of the index on disk in MB (database and log). */
-function indexMb() {
-  const size = (suffix) => statSync(join(root, '.runtime', `index.sqlite${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
-  return round((size('') + size('-wal')) / 1e6);
-}
-
-/**
- * One search engine's rows (PM_INDEX_SEARCH): the first build of its index from the item files,
- * its size, one-shot search and update with its watcher, pm-mcp pm_search, and update and
- * search in a long-lived process.
- */
-async function measureEngine(engine, state, random) {
-  const env = { PM_INDEX_SEARCH: engine };
-  const first = firstQuery(root, env);
-  const builtMb = indexMb();
-  const watcher = await startWatcher(root, env);
-  let cli;
-  try {
-    cli = measureCli(root, state, random, CLI_SAMPLES, 'on', { ops: ['search', 'update'], env });
-  } finally {
-    await watcher.stop();
-  }
-  const mcp = await measureMcp(root, state, random, MCP_CALLS, env, ['pm_search']);
-  const tracker = await openTracker(env);
-  const randomId = () => state.ids[Math.floor(random() * state.ids.length)];
-  let update;
-  let search;
-  try {
-    for (let i = 0; i < WARM_UP.update; i++) await tracker.update(randomId(), { title: `engine warm-up ${engine} ${i}` });
-    update = summarize(await sample(SAMPLES.update, (i) => tracker.update(randomId(), { title: `engine update ${engine} ${i} ${skewed(random, state.words)}` })));
-    search = summarize(await sample(SAMPLES.search, (i) => tracker.search({ query: [skewed(random, state.words), ...(i % 2 ? [skewed(random, state.words)] : [])].join(' ') })));
-  } finally {
-    await tracker.dispose();
-  }
-  return { firstBuild: first, indexMb: builtMb, indexMbAfterUpdates: indexMb(), cli, mcp, update, search };
 }
 
 function roundAll(record) {
@@ -271,7 +227,6 @@ function reportOneShot(results) {
   mcpRows.push(['peak RSS MB', ...results.flatMap((r) => [fmt(r.mcp.peakRssMb), ''])]);
   console.log(`\npm-mcp over stdio, ${MCP_CALLS} sequential calls per tool (ms)\n`);
   console.log(table(mcpHeader, mcpRows));
-  reportEngines(results);
   console.log('\nOne-shot targets:');
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
   for (const r of results) {
@@ -289,36 +244,6 @@ function reportOneShot(results) {
       for (const tool of ['pm_list', 'pm_next', 'pm_search']) console.log(`  ${label(r.scale).padEnd(5)} ${tool} p99 ${fmt(r.mcp[tool].p99)} ms  target <= ${CLI_TARGETS.mcpP99Ms}  ${verdict(r.mcp[tool].p99 <= CLI_TARGETS.mcpP99Ms)}`);
     }
   }
-}
-
-/** The search engines side by side: per scale and row, each engine's figure and the ratio of the second to the first. */
-function reportEngines(results) {
-  if (engines.length < 2) return;
-  const [a, b] = engines;
-  const rows = [];
-  for (const r of results) {
-    const e = r.searchEngines;
-    const label = r.scale >= 1000 ? `${r.scale / 1000}k` : String(r.scale);
-    const row = (name, pick, digits = 1) => {
-      const x = pick(e[a]);
-      const y = pick(e[b]);
-      rows.push([`${label} ${name}`, x.toFixed(digits), y.toFixed(digits), `${(y / x).toFixed(2)}x`]);
-    };
-    row('one-shot search, watcher (ms)', (m) => m.cli.search.medianMs, 0);
-    row('one-shot search, watcher (x node -e 0)', (m) => m.cli.search.ratio);
-    row('one-shot search, watcher, peak RSS (MB)', (m) => m.cli.search.peakRssMb, 0);
-    row('pm-mcp pm_search p50 (ms)', (m) => m.mcp.pm_search.p50, 2);
-    row('pm-mcp pm_search p99 (ms)', (m) => m.mcp.pm_search.p99, 2);
-    row('first build (ms)', (m) => m.firstBuild.ms, 0);
-    row('first build, peak RSS (MB)', (m) => m.firstBuild.peakRssMb, 0);
-    row('index on disk after the build (MB)', (m) => m.indexMb, 1);
-    row('one-shot update, watcher (ms)', (m) => m.cli.update.medianMs, 0);
-    row('in-process update median (ms)', (m) => m.update.median, 2);
-    row('in-process update p99 (ms)', (m) => m.update.p99, 2);
-    row('in-process search median (ms)', (m) => m.search.median, 2);
-  }
-  console.log(`\nSearch engines side by side (PM_INDEX_SEARCH): ${a} then ${b}, ratio ${b}/${a}\n`);
-  console.log(table(['row', a, b, 'ratio'], rows));
 }
 
 const benchStarted = performance.now();

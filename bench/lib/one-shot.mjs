@@ -51,11 +51,10 @@ function commands(state, random) {
  * the same machine state. Reports per command the median, the floor's median over the same
  * pairs, their ratio, and the peak RSS of the largest sample.
  */
-export function measureCli(root, state, random, samples, watcher = 'off', { ops, env: extra = {} } = {}) {
-  const env = { ...process.env, ...extra, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: watcher };
+export function measureCli(root, state, random, samples, watcher = 'off') {
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: watcher };
   const out = {};
   for (const [name, argv] of Object.entries(commands(state, random))) {
-    if (ops && !ops.includes(name)) continue;
     runOnce([PM, ...argv(0)], env);
     const times = [];
     const floors = [];
@@ -74,9 +73,9 @@ export function measureCli(root, state, random, samples, watcher = 'off', { ops,
 }
 
 /** The first query of a fresh clone: no index at all. */
-export function firstQuery(root, extra = {}) {
+export function firstQuery(root) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(root, '.runtime', `index.sqlite${suffix}`), { force: true });
-  const env = { ...process.env, ...extra, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: 'off' };
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench', PM_INDEX_WATCHER: 'off' };
   const floor = runOnce(['-e', '0'], env).ms;
   const run = runOnce([PM, 'list', '--limit', '50'], env);
   return { ms: round(run.ms), floorMs: round(floor), peakRssMb: round(run.rssMb ?? NaN) };
@@ -104,8 +103,8 @@ export function afterExternalChange(root, state, random, count, watcher = 'off')
  * Starts the tracker's index watcher (`pm index watch`, as a query would start it) and waits
  * until it answers and has done its first full check; `stop()` ends it through `pm index stop`.
  */
-export async function startWatcher(root, extra = {}) {
-  const env = { ...process.env, ...extra, PM_ROOT: root, PM_ACTOR: 'bench' };
+export async function startWatcher(root) {
+  const env = { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' };
   const child = spawn(process.execPath, [PM, 'index', 'watch'], { env, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const status = () => JSON.parse(runOnce([PM, 'index', 'status', '--json'], env).stdout);
@@ -141,9 +140,9 @@ export async function watcherRoundTrip(root, count) {
 }
 
 /** pm-mcp over stdio: sequential tools/call of pm_list, pm_next and pm_search; p50/p99 and peak RSS. */
-export async function measureMcp(root, state, random, calls, extra = {}, only) {
+export async function measureMcp(root, state, random, calls) {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  const peer = new StdioPeer('pm-mcp', [PM_MCP], { cwd: dirname(dirname(root)), env: { ...process.env, ...extra, PM_ROOT: root, PM_ACTOR: 'bench' } });
+  const peer = new StdioPeer('pm-mcp', [PM_MCP], { cwd: dirname(dirname(root)), env: { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' } });
   const tools = {
     pm_list: (i) => ({ ...FILTERS[i % FILTERS.length] }),
     // pm_next takes no assignee (the caller is the actor): half the calls filter by type instead.
@@ -159,7 +158,6 @@ export async function measureMcp(root, state, random, calls, extra = {}, only) {
     const firstCallMs = await call('pm_list', tools.pm_list(0));
     const out = { firstCallMs: round(firstCallMs) };
     for (const [name, args] of Object.entries(tools)) {
-      if (only && !only.includes(name)) continue;
       for (let i = 0; i < 20; i++) await call(name, args(i));
       const latencies = [];
       for (let i = 0; i < calls; i++) latencies.push(await call(name, args(i)));

@@ -57,8 +57,8 @@ export async function composeCli(settings: Settings, log: ProcessLog, progress?:
   const indexWatcher = async (): Promise<IndexWatcherControl> => {
     const root = await container.getAsync(IDS.TrackerRoot);
     return {
-      status: () => contactWatcher(root, 'status', settings.indexSearch),
-      stop: () => contactWatcher(root, 'stop', settings.indexSearch),
+      status: () => contactWatcher(root, 'status'),
+      stop: () => contactWatcher(root, 'stop'),
       run: () => runIndexWatcher(container, settings),
     };
   };

@@ -4,7 +4,7 @@ import { watcherSocketPath, type WatcherIdentity, type WatcherStatus } from '../
 import { watchOverflowAt } from '../adapters/node/inotify-limits.js';
 import { askWatcher, SocketIndexFreshness, type WatcherMode } from '../adapters/node/socket-index-freshness.js';
 import { sqliteDriver, SqliteDriverUnavailableError } from '../adapters/node/sqlite-driver.js';
-import { indexSchema, type IndexSearchEngine } from '../adapters/node/sqlite-index-schema.js';
+import { SQLITE_INDEX_SCHEMA } from '../adapters/node/sqlite-index-schema.js';
 import { noSqliteDriverWarning } from './node-adapters-module.js';
 import { confinedFileSystem } from '../domain/tracker/confined-file-system.js';
 import { IndexSync } from '../domain/tracker/index-sync.js';
@@ -21,8 +21,8 @@ export const WATCHER_TIMEOUT_MS = 1000;
 export const WATCHER_AUTO_FROM = 5000;
 
 /** Which tracker and which build of pm a watcher serves (another build's watcher does not vouch). */
-export function watcherIdentity(root: string, search: IndexSearchEngine = 'words'): WatcherIdentity {
-  return { root, build: `${packageInfo().version}+index${indexSchema(search)}` };
+export function watcherIdentity(root: string): WatcherIdentity {
+  return { root, build: `${packageInfo().version}+index${SQLITE_INDEX_SCHEMA}` };
 }
 
 /**
@@ -37,7 +37,7 @@ export function indexWitness(settings: Settings, launcher: readonly string[] | u
   return (root, configured) =>
     new SocketIndexFreshness({
       socketPath: watcherSocketPath(new TrackerPaths(root).runtime),
-      identity: watcherIdentity(root, settings.indexSearch),
+      identity: watcherIdentity(root),
       // Never longer than any other wait for another pm process (docs/TRACKER.md "Waits").
       timeoutMs: Math.min(WATCHER_TIMEOUT_MS, settings.lockTimeoutMs),
       startFrom: WATCHER_AUTO_FROM,
@@ -65,9 +65,9 @@ export interface WatcherReport {
 }
 
 /** Asks the watcher of the tracker at `root` for its status, or to stop. */
-export async function contactWatcher(root: string, op: 'status' | 'stop', search: IndexSearchEngine = 'words'): Promise<WatcherReport> {
+export async function contactWatcher(root: string, op: 'status' | 'stop'): Promise<WatcherReport> {
   const socket = watcherSocketPath(new TrackerPaths(root).runtime);
-  const answer = await askWatcher(socket, watcherIdentity(root, search), op, 5000);
+  const answer = await askWatcher(socket, watcherIdentity(root), op, 5000);
   if (answer.kind === 'absent') return { running: false, socket };
   if (answer.kind === 'unusable') return { running: true, socket, detail: answer.why };
   if (!answer.reply.ok) return { running: true, socket, detail: answer.reply.message };
@@ -96,7 +96,7 @@ export async function runIndexWatcher(container: Container, settings: Settings):
   const server = new IndexWatcherServer({
     socketPath: watcherSocketPath(paths.runtime),
     runtimeDir: paths.runtime,
-    identity: watcherIdentity(root, settings.indexSearch),
+    identity: watcherIdentity(root),
     refresh: async () => {
       await sync.refresh();
       // An index kept in this watcher's memory (the file cannot be written) is fresh for nobody else: the asker checks every file itself.

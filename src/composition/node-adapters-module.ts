@@ -39,7 +39,7 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
   bind(IDS.Locker).toResolvedValue(() => new FileLocker()).inSingletonScope();
   bind(IDS.ItemIndex)
     .toResolvedValue(
-      (root: string, mode: TrackerIndexMode, log: ProcessLog, s: Settings) => new FirstUseItemIndex(() => runtimeIndexStore(new TrackerPaths(root).indexDatabase, mode, log, s.indexDriver, sqliteDriver, s.lockTimeoutMs, s.indexSearch)),
+      (root: string, mode: TrackerIndexMode, log: ProcessLog, s: Settings) => new FirstUseItemIndex(() => runtimeIndexStore(new TrackerPaths(root).indexDatabase, mode, log, s.indexDriver, sqliteDriver, s.lockTimeoutMs)),
       [IDS.TrackerRoot, IDS.TrackerIndexMode, IDS.Log, IDS.Settings],
     )
     .inSingletonScope();
@@ -57,12 +57,12 @@ export const nodeAdaptersModule = new ContainerModule(({ bind }) => {
  * another process's write at most `lockTimeoutMs` (PM_LOCK_TIMEOUT_MS), like a write for the
  * tracker's lock.
  */
-export function runtimeIndexStore(path: string, mode: TrackerIndexMode, log: ProcessLog, preference: Settings['indexDriver'], choose = sqliteDriver, lockTimeoutMs?: number, search: Settings['indexSearch'] = 'words'): ItemIndexStore {
+export function runtimeIndexStore(path: string, mode: TrackerIndexMode, log: ProcessLog, preference: Settings['indexDriver'], choose = sqliteDriver, lockTimeoutMs?: number): ItemIndexStore {
   if (preference === 'memory') return new MemoryItemIndex();
   const driver = choose(preference);
   if (!(driver instanceof SqliteDriverUnavailableError)) {
     const damaged = (reason: string) => log.line(`the index ${path} is damaged (${reason}), so pm makes it anew and rebuilds it from the item files`);
-    const sqlite = new SqliteItemIndex(path, driver.open, { ...indexTuning(mode), search, ...(lockTimeoutMs !== undefined ? { busyTimeoutMs: lockTimeoutMs } : {}) }, damaged);
+    const sqlite = new SqliteItemIndex(path, driver.open, { ...indexTuning(mode), ...(lockTimeoutMs !== undefined ? { busyTimeoutMs: lockTimeoutMs } : {}) }, damaged);
     return new HealingItemIndex(sqlite, () => new MemoryItemIndex(), (text) => log.line(text));
   }
   log.line(noSqliteDriverWarning(driver, preference, 'so pm keeps the index in memory and reads every item file (correct, but slower on large trackers)'));

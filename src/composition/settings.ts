@@ -67,8 +67,6 @@ export const settingsSchema = z.object({
    * load leaves the index in memory after a warning. docs/TRACKER.md "SQLite drivers".
    */
   indexDriver: z.enum(['auto', 'node:sqlite', 'better-sqlite3', 'bun:sqlite', 'memory']).default('auto'),
-  /** PM_INDEX_SEARCH: how the SQLite index searches — its word tables (`words`, the default) or an FTS5 trigram index (`fts5`), measured side by side by bench:tracker. */
-  indexSearch: z.enum(['words', 'fts5']).default('words'),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
   /**
@@ -96,7 +94,6 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   indexWatcher: 'PM_INDEX_WATCHER',
   indexWatcherIdleMs: 'PM_INDEX_WATCHER_IDLE_MS',
   indexDriver: 'PM_INDEX_DRIVER',
-  indexSearch: 'PM_INDEX_SEARCH',
   macKeys: 'PM_MCP_MAC_KEYS',
   ...OTEL_ENV_NAMES,
 };
@@ -130,7 +127,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_INDEX_WATCHER ? { indexWatcher: env.PM_INDEX_WATCHER } : {}),
     ...(watcherIdle !== undefined ? { indexWatcherIdleMs: Number(watcherIdle) } : {}),
     ...(env.PM_INDEX_DRIVER ? { indexDriver: env.PM_INDEX_DRIVER } : {}),
-    ...(env.PM_INDEX_SEARCH ? { indexSearch: env.PM_INDEX_SEARCH } : {}),
     ...(env.PM_MCP_MAC_KEYS !== undefined ? { macKeys: env.PM_MCP_MAC_KEYS } : {}),
     otel: otelSettingsInput(env),
     ...overrides,

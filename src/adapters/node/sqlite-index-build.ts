@@ -3,7 +3,7 @@ import { TERMINAL_STATUSES } from '../../domain/tracker/config.js';
 import type { IndexBuild, IndexChange, IndexedItem } from '../../ports/item-index-store.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { PostingsSpill } from './sqlite-index-postings.js';
-import { SQLITE_INDEX_DDL, type IndexSearchEngine } from './sqlite-index-schema.js';
+import { SQLITE_INDEX_DDL } from './sqlite-index-schema.js';
 import { copyUncounted } from './sqlite-index-counts.js';
 import { ITEM_INSERT_COLUMNS, ITEM_INSERT_COUNT, itemValues } from './sqlite-index-sql.js';
 import { wordCounts, type PostingWord, type WordCounts } from './sqlite-index-words.js';
@@ -93,7 +93,7 @@ export class SqliteIndexBuild implements IndexBuild {
   private readonly db: SqliteDatabase;
   private readonly wordIds = new Map<string, number>();
   private readonly statements = new Map<string, SqliteStatement>();
-  private readonly postings: PostingsSpill | undefined;
+  private readonly postings: PostingsSpill;
   private rid = 0;
   private digest = 0;
   private done = false;
@@ -107,11 +107,10 @@ export class SqliteIndexBuild implements IndexBuild {
     private readonly live: SqliteDatabase,
     private readonly path: string,
     opener: SqliteOpener,
-    private readonly engine: IndexSearchEngine,
     private readonly release: () => void,
   ) {
     rmSync(path, { force: true });
-    this.postings = engine === 'words' ? new PostingsSpill(`${path}.postings`) : undefined;
+    this.postings = new PostingsSpill(`${path}.postings`);
     this.db = opener(path, 1000);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
@@ -120,7 +119,7 @@ export class SqliteIndexBuild implements IndexBuild {
   }
 
   add(changes: readonly IndexChange[]): void {
-    const counted = changes.map((change) => (change.kind === 'item' && this.postings ? wordCounts(change.item.text) : undefined));
+    const counted = changes.map((change) => (change.kind === 'item' ? wordCounts(change.item.text) : undefined));
     this.numberWords(counted);
     this.db.transaction(() => {
       changes.forEach((change, n) => {
@@ -130,7 +129,7 @@ export class SqliteIndexBuild implements IndexBuild {
         const problem = change.kind === 'problem' ? change.problem.message : null;
         this.stmt('INSERT OR REPLACE INTO files(id, size, mtime, ino, ctime, hash, racy, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(id, signature.size, signature.mtimeMs, signature.ino, signature.ctimeMs, hash, racy ? 1 : 0, problem);
         this.digest = (this.digest + hash) % DIGEST_MODULUS;
-        if (change.kind === 'item') this.insertItem(change.item, counted[n] ?? new Map());
+        if (change.kind === 'item') this.insertItem(change.item, counted[n]!);
       });
     })();
   }
@@ -191,7 +190,7 @@ export class SqliteIndexBuild implements IndexBuild {
   private cleanUp(): void {
     if (this.done) return;
     this.done = true;
-    this.postings?.close();
+    this.postings.close();
     rmSync(this.path, { force: true });
     this.release();
   }
@@ -200,11 +199,11 @@ export class SqliteIndexBuild implements IndexBuild {
     const rid = ++this.rid;
     this.stmt(`INSERT INTO items(rid, ${ITEM_INSERT_COLUMNS}) VALUES (?, ${Array(ITEM_INSERT_COUNT).fill('?').join(', ')})`).run(rid, ...itemValues(item));
     const words: PostingWord[] = [];
-    this.postings?.item(rid);
+    this.postings.item(rid);
     for (const [word, counts] of counted) {
       const wid = this.wordIds.get(word)!;
       words.push([wid, counts[0], counts[1], counts[2]]);
-      this.postings?.add(wid, counts[0], counts[1], counts[2]);
+      this.postings.add(wid, counts[0], counts[1], counts[2]);
     }
     this.stmt('INSERT INTO texts(rid, body_lc, comments_lc, words) VALUES (?, ?, ?, ?)').run(rid, item.text.body, item.text.comments, JSON.stringify(words));
     for (const tag of new Set(item.tags)) this.stmt('INSERT INTO tags(rid, tag) VALUES (?, ?)').run(rid, tag);
@@ -225,13 +224,8 @@ export class SqliteIndexBuild implements IndexBuild {
 
   /** Each word's column as one row, in word id order (the table's key order: appended, never inserted all over it). */
   private insertColumns(): void {
-    if (this.engine === 'fts5') {
-      this.live.exec("INSERT INTO main.texts_fts(texts_fts) VALUES ('delete-all')");
-      this.live.exec('INSERT INTO main.texts_fts(rowid, title, body, comments) SELECT i.rid, i.title_lc, t.body_lc, t.comments_lc FROM main.items i JOIN main.texts t ON t.rid = i.rid');
-      return;
-    }
     const insert = this.live.prepare('INSERT INTO main.word_columns(wid, data) VALUES (?, ?)');
-    for (const [wid, data] of this.postings!.columns()) insert.run(wid, data);
+    for (const [wid, data] of this.postings.columns()) insert.run(wid, data);
   }
 
   private stmt(sql: string): SqliteStatement {

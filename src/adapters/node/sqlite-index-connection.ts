@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { IndexBuild, IndexOpening } from '../../ports/item-index-store.js';
 import { failureText, indexFailure, indexFileDamage } from './sqlite-index-damage.js';
-import { indexDdl, indexSchema, SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_TABLES, type IndexSearchEngine } from './sqlite-index-schema.js';
+import { SQLITE_INDEX_COUNTS_DDL, SQLITE_INDEX_DDL, SQLITE_INDEX_SCHEMA, SQLITE_INDEX_TABLES } from './sqlite-index-schema.js';
 import { sqliteOpener, type SqliteDatabase, type SqliteOpener, type SqliteStatement } from './sqlite-driver.js';
 import { buildLockHeld, SqliteIndexBuild, takeBuildLock } from './sqlite-index-build.js';
 
@@ -46,7 +46,6 @@ export class SqliteIndexConnection {
     private readonly pageCacheKib?: number,
     private readonly busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
     private readonly damaged: (reason: string) => void = () => undefined,
-    private readonly engine: IndexSearchEngine = 'words',
   ) {}
 
   /**
@@ -68,7 +67,7 @@ export class SqliteIndexConnection {
     try {
       const db = this.connect();
       const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== indexSchema(this.engine)) {
+      if (version !== SQLITE_INDEX_SCHEMA) {
         this.reset(db);
         return { created: true, reason: 'schema' };
       }
@@ -105,7 +104,7 @@ export class SqliteIndexConnection {
       rmSync(lock, { force: true });
       return 'replaced';
     }
-    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), this.engine, () => {
+    return new SqliteIndexBuild(db, `${this.path}.build`, this.opener ?? sqliteOpener(), () => {
       committed();
       rmSync(lock, { force: true });
     });
@@ -146,10 +145,10 @@ export class SqliteIndexConnection {
     mkdirSync(dirname(this.path), { recursive: true });
     const db = this.connect();
     db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) === indexSchema(this.engine)) return;
-      db.exec(indexDdl(this.engine));
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
+      db.exec(SQLITE_INDEX_DDL);
       db.exec(SQLITE_INDEX_COUNTS_DDL);
-      db.pragma(`user_version = ${indexSchema(this.engine)}`);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
     }).immediate();
     return { created: true, reason };
   }
@@ -157,11 +156,11 @@ export class SqliteIndexConnection {
   /** Empties a database of another schema in place (other processes keep a valid file). */
   private reset(db: SqliteDatabase): void {
     db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) === indexSchema(this.engine)) return;
+      if ((db.pragma('user_version', { simple: true }) as number) === SQLITE_INDEX_SCHEMA) return;
       for (const table of SQLITE_INDEX_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-      db.exec(indexDdl(this.engine));
+      db.exec(SQLITE_INDEX_DDL);
       db.exec(SQLITE_INDEX_COUNTS_DDL);
-      db.pragma(`user_version = ${indexSchema(this.engine)}`);
+      db.pragma(`user_version = ${SQLITE_INDEX_SCHEMA}`);
     }).immediate();
     this.statements.clear();
     this.forget();

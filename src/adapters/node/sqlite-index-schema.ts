@@ -5,29 +5,6 @@
  */
 export const SQLITE_INDEX_SCHEMA = 10;
 
-/** How search finds the items holding a term: the word tables (the default) or an FTS5 trigram index, measured side by side in bench:tracker. */
-export type IndexSearchEngine = 'words' | 'fts5';
-
-/** The schema version of an index searched by `engine` (an index of the other engine is rebuilt). */
-export function indexSchema(engine: IndexSearchEngine = 'words'): number {
-  return engine === 'fts5' ? SQLITE_INDEX_SCHEMA + 1000 : SQLITE_INDEX_SCHEMA;
-}
-
-/**
- * The FTS5 engine's table: a trigram index of the lowercased title, body and comments, keyed by
- * the item's rowid. Contentless (the texts stay in `items` and `texts`; contentless_delete lets a
- * row be deleted by rowid) and detail=none (no positions: a term's trigrams narrow, the counts
- * from the texts decide).
- */
-export const SQLITE_INDEX_FTS_DDL = `
-CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(title, body, comments, content='', contentless_delete=1, tokenize='trigram case_sensitive 1', detail=none);
-`;
-
-/** The schema's tables for `engine`. */
-export function indexDdl(engine: IndexSearchEngine = 'words'): string {
-  return engine === 'fts5' ? SQLITE_INDEX_DDL + SQLITE_INDEX_FTS_DDL : SQLITE_INDEX_DDL;
-}
-
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set;
  * files_problem lists those, which every list, next and search names, without a pass over all files),
@@ -135,4 +112,4 @@ END;
 export const SQLITE_INDEX_COUNT_TABLES = ['item_counts', 'tag_counts'] as const;
 
 /** Every table of the schema, dropped when a database of another version is reset. */
-export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'word_columns', 'word_changes', 'comment_lines', 'comment_fts', 'texts_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;
+export const SQLITE_INDEX_TABLES = ['meta', 'files', 'items', 'texts', 'tags', 'links', 'fts', 'vocab', 'postings', 'word_columns', 'word_changes', 'comment_lines', 'comment_fts', ...SQLITE_INDEX_COUNT_TABLES] as const;

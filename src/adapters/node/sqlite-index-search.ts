@@ -143,7 +143,7 @@ export class SqliteWordSearch {
   }
 
   /** Word terms, fewer than MAX_TERMS, and counts capped where the columns keep them: summed over the columns. */
-  protected inColumns(query: SearchCandidatesQuery): boolean {
+  private inColumns(query: SearchCandidatesQuery): boolean {
     return query.terms.length < MAX_TERMS && query.terms.every(isWord) && query.cap <= MAX_COUNT;
   }
 
@@ -221,24 +221,17 @@ export class SqliteWordSearch {
    */
   private scanPlan(query: SearchCandidatesQuery, weights: readonly number[], textRids: TextRids): Plan {
     const filter = filterSql(query.filter, { textRids });
-    const narrow = this.narrowing(query);
-    const params: unknown[] = [...(narrow?.params ?? [])];
-    const source = narrow ? `narrow n JOIN items i ON i.rid = n.rid JOIN texts t ON t.rid = i.rid` : ITEM_SOURCE;
+    const params: unknown[] = [];
     const rows = query.terms.map((term, k) => {
       const count = (column: string) => {
         params.push(query.cap, term, term);
         return `min(?, (length(${column}) - length(replace(${column}, ?, ''))) / length(?))`;
       };
-      return `SELECT i.rid AS rid, ${k} AS k, ${count('i.title_lc')} AS t, ${count('t.body_lc')} AS b, ${count('t.comments_lc')} AS c FROM ${source}`;
+      return `SELECT i.rid AS rid, ${k} AS k, ${count('i.title_lc')} AS t, ${count('t.body_lc')} AS b, ${count('t.comments_lc')} AS c FROM ${ITEM_SOURCE}`;
     });
-    const sql = `WITH ${narrow ? `narrow(rid) AS MATERIALIZED (${narrow.sql}), ` : ''}per(rid, k, t, b, c) AS (SELECT * FROM (${rows.join(' UNION ALL ')}) WHERE t + b + c > 0),
+    const sql = `WITH per(rid, k, t, b, c) AS (SELECT * FROM (${rows.join(' UNION ALL ')}) WHERE t + b + c > 0),
       ${CAND_SQL}`;
     return { sql, params: [...params, ...weights, query.requireAll ? query.terms.length : 1], where: `${filter.sql} AND i.id <> ?`, whereParams: [...filter.params, query.phrase] };
-  }
-
-  /** The rowids a scan is limited to (a superset of the candidates), or undefined: every item. */
-  protected narrowing(_query: SearchCandidatesQuery): { readonly sql: string; readonly params: readonly unknown[] } | undefined {
-    return undefined;
   }
 
   /** The item whose id is the phrase, when it passes the filter (a candidate whatever its counts). */

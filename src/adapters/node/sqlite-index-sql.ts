@@ -9,8 +9,8 @@ export interface SqlCondition {
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
-/** For a run of word characters of a text filter: the rowids of the items with a title or body word containing it, as a JSON array (undefined: no narrowing). */
-export type TextRids = (piece: string) => string | undefined;
+/** For a run of word characters of a text filter: the rowids of the items with a title or body word containing it, as a JSON array. */
+export type TextRids = (piece: string) => string;
 
 /**
  * The filter as SQL over `items` (alias i), condition for condition the in-memory adapter's
@@ -42,10 +42,7 @@ export function filterSql(filter: IndexFilter, { perRow = false, textRids }: { r
   if (filter.blockedBy !== undefined) add(perRow ? 'EXISTS (SELECT 1 FROM links l WHERE l.rid = i.rid AND l.kind = 0 AND l.target = ?)' : 'i.rid IN (SELECT rid FROM links WHERE target = ? AND kind = 0)', filter.blockedBy);
   if (filter.text !== undefined) {
     // Every occurrence of a run of word characters of the text lies in a word of the item's title or body.
-    for (const piece of textRids ? new Set(filter.text.match(WORD_PATTERN) ?? []) : []) {
-      const rids = textRids!(piece);
-      if (rids !== undefined) add('i.rid IN (SELECT value FROM json_each(?))', rids);
-    }
+    if (textRids) for (const piece of new Set(filter.text.match(WORD_PATTERN) ?? [])) add('i.rid IN (SELECT value FROM json_each(?))', textRids(piece));
     add('(instr(i.title_lc, ?) > 0 OR instr((SELECT body_lc FROM texts WHERE rid = i.rid), ?) > 0)', filter.text, filter.text);
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };

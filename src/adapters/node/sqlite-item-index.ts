@@ -25,8 +25,6 @@ import { correctCounts, LAPSED_SQL, lapsedCandidates, mergeLapsed } from './sqli
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch } from './sqlite-index-search.js';
-import { SqliteFtsSearch } from './sqlite-index-fts.js';
-import type { IndexSearchEngine } from './sqlite-index-schema.js';
 import { SqliteIndexApply } from './sqlite-index-apply.js';
 import { SqliteIndexConnection } from './sqlite-index-connection.js';
 
@@ -62,8 +60,6 @@ export interface PageTuning {
    * DEFAULT_BUSY_TIMEOUT_MS of sqlite-index-connection.ts); the composition gives PM_LOCK_TIMEOUT_MS.
    */
   readonly busyTimeoutMs?: number;
-  /** How search finds the items holding a term (default the word tables; sqlite-index-schema.ts). */
-  readonly search?: IndexSearchEngine;
 }
 
 /** The tuning {@link SqliteItemIndex} uses unless given another. */
@@ -110,12 +106,12 @@ export class SqliteItemIndex implements ItemIndexStore {
     private readonly tuning: PageTuning = DEFAULT_TUNING,
     damaged?: (reason: string) => void,
   ) {
-    this.words = this.tuning.search === 'fts5' ? new SqliteFtsSearch((sql) => this.stmt(sql)) : new SqliteWordSearch(
+    this.words = new SqliteWordSearch(
       (sql) => this.stmt(sql),
       () => (this.tuning.postingColumns === false ? undefined : `${this.stmt('PRAGMA data_version').pluck().get() as number}:${this.commits}`),
       this.tuning.changesPerColumn,
     );
-    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget(), this.tuning.pageCacheKib, this.tuning.busyTimeoutMs, damaged, this.tuning.search);
+    this.connection = new SqliteIndexConnection(path, opener, () => this.words.forget(), this.tuning.pageCacheKib, this.tuning.busyTimeoutMs, damaged);
     this.writes = new SqliteIndexApply(this.connection, this.words, () => {
       this.commits++;
     });

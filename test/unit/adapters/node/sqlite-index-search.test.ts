@@ -25,10 +25,8 @@ describe('search over the SQLite word table', () => {
     const plain = new SqliteItemIndex(`${dir()}/plain.sqlite`, undefined, { sortBelow: 2000, walk: 5000, postingColumns: false });
     // Columns written again with their changes after every few changes of a word.
     const compacting = new SqliteItemIndex(`${dir()}/compacting.sqlite`, undefined, { sortBelow: 2000, walk: 5000, changesPerColumn: 3 });
-    // The FTS5 trigram engine (measured against the word tables in bench:tracker).
-    const fts = new SqliteItemIndex(`${dir()}/fts.sqlite`, undefined, { sortBelow: 2000, walk: 5000, search: 'fts5' });
     const memory = new MemoryItemIndex();
-    const stores = [sqlite, plain, compacting, fts, memory];
+    const stores = [sqlite, plain, compacting, memory];
     for (const store of stores) store.open();
     let items = make();
     for (const store of stores) store.apply(items.map((e, n) => put(e, n)));
@@ -50,7 +48,6 @@ describe('search over the SQLite word table', () => {
       expect([options, runSearchQuery(sqlite, options)]).toEqual([options, want]);
       expect([options, runSearchQuery(plain, options)]).toEqual([options, want]);
       expect([options, runSearchQuery(compacting, options)]).toEqual([options, want]);
-      expect([options, runSearchQuery(fts, options)]).toEqual([options, want]);
     }
     for (const store of stores) store.close();
   });

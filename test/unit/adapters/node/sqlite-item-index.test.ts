@@ -13,7 +13,6 @@ const dir = useTempDir('pm-sqlite-index-');
 
 for (const driver of RUNTIME_SQLITE_DRIVERS) {
   describeItemIndexContract(`SqliteItemIndex on ${driver.name}`, async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, driver.open));
-  describeItemIndexContract(`SqliteItemIndex searching with FTS5 on ${driver.name}`, async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, driver.open, { sortBelow: 2000, walk: 5000, search: 'fts5' }));
 }
 // Pages walk the sort's index from the first match on, and fall back to sorting after 8 rows.
 describeItemIndexContract('SqliteItemIndex walking short', async () => new SqliteItemIndex(`${dir()}/runtime/index.sqlite`, undefined, { sortBelow: 1, walk: 8 }));
