@@ -145,7 +145,8 @@ export async function measureMcp(root, state, random, calls) {
   const peer = new StdioPeer('pm-mcp', [PM_MCP], { cwd: dirname(dirname(root)), env: { ...process.env, PM_ROOT: root, PM_ACTOR: 'bench' } });
   const tools = {
     pm_list: (i) => ({ ...FILTERS[i % FILTERS.length] }),
-    pm_next: (i) => (i % 2 ? { assignee: PEOPLE[i % PEOPLE.length] } : {}),
+    // pm_next takes no assignee (the caller is the actor): half the calls filter by type instead.
+    pm_next: (i) => (i % 2 ? { type: ['Task'] } : {}),
     pm_search: (i) => ({ query: [skewed(random, state.words), ...(i % 2 ? [skewed(random, state.words)] : [])].join(' ') }),
   };
   try {
