@@ -14,7 +14,9 @@
 // interleaved (order rotated) and the median round is reported. Every response is checked; a
 // run with any error is INVALID and exits 1. Writes JSON to bench/results/.
 // Options: --quick, --rounds=N, --calls=N, --lists=N, --spawns=N, and --baseline=<bin/pm-mcp.cjs (or .js) of
-// another build> to run that build side by side as "pm-baseline" (before/after in one run).
+// another build> to run that build side by side as "pm-baseline" (before/after in one run);
+// --baseline-env=NAME=VALUE[,NAME=VALUE] gives the baseline that environment too, and without
+// --baseline makes this build the baseline (e.g. --baseline-env=PM_CACHES=off: caches off vs on).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,7 +42,12 @@ const SPAWNS = Number(arg('spawns') ?? 15);
 const TARGETS = { vsOfficial: 3, vsFloor: 0.5, coldVsFloor: 1.5 };
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const FLOOR_RESULT = { resultType: 'complete' };
-const BASELINE = arg('baseline');
+const BASELINE_ENV = Object.fromEntries(
+  (process.argv.find((a) => a.startsWith('--baseline-env='))?.slice('--baseline-env='.length).split(',') ?? [])
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const BASELINE = arg('baseline') ?? (Object.keys(BASELINE_ENV).length > 0 ? join(here, '..', 'bin', 'pm-mcp.cjs') : undefined);
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-bench-mcp-'));
 const root = join(dir, '.agents', 'pm');
@@ -48,10 +55,10 @@ const cleanup = () => rmSync(dir, { recursive: true, force: true });
 process.on('SIGINT', () => { cleanup(); process.exit(130); });
 
 const echo = (name, file) => () => new StdioPeer(name, [join(here, 'reference', 'echo-server.cjs'), join(dir, file)], { cwd: dir });
-const pmServer = (name, bin) => () => new StdioPeer(name, [bin], { cwd: dir, env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench' } });
+const pmServer = (name, bin, env = {}) => () => new StdioPeer(name, [bin], { cwd: dir, env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', ...env } });
 const SERVERS = {
   pm: pmServer('pm', join(here, '..', 'bin', 'pm-mcp.cjs')),
-  ...(BASELINE ? { 'pm-baseline': pmServer('pm-baseline', BASELINE) } : {}),
+  ...(BASELINE ? { 'pm-baseline': pmServer('pm-baseline', BASELINE, BASELINE_ENV) } : {}),
   official: () => new StdioPeer('official', [join(here, 'reference', 'official-server.mjs'), join(dir, 'reference.json')], { cwd: dir }),
   floor: echo('floor', 'floor.json'),
   'floor-bytes': echo('floor-bytes', 'floor-bytes.json'),
@@ -268,7 +275,7 @@ try {
       official: '@modelcontextprotocol/server 2.4.0 via serveStdio; the same tools (name, title, description, annotations, input and output JSON Schemas via fromJsonSchema); each handler returns a constant copy of pm\'s pm_get result',
       floor: 'newline-delimited echo: JSON.parse per line, one write per reply, a fixed small result',
       floorBytes: 'the same echo replying with fixed copies of pm\'s own results per method (same bytes as pm)',
-      ...(BASELINE ? { baseline: BASELINE } : {}),
+      ...(BASELINE ? { baseline: BASELINE, baselineEnv: BASELINE_ENV } : {}),
     },
     toolCount: tools.length,
     bytes: { list: JSON.stringify(listResult).length, call: JSON.stringify(callResult).length, floor: JSON.stringify(FLOOR_RESULT).length },

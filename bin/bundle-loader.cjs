@@ -289,12 +289,36 @@ function writeCache(dir, cacheFile, prefix, script) {
 }
 
 /**
- * The `main` export of a bin's entry point: the bundle dist/bundle/<bundle> run with the code
- * cache, else the compiled module dist/<entry> (an install built without devDependencies). When
- * dist/ is missing, says how to build it and exits 1.
+ * The V8 heap flags of a pm process of this kind, leaving out any the user gave to node: the
+ * policy, and why, is src/composition/heap-growth.ts (`heapFlags`, which the bundle applies
+ * again; a unit test keeps the two equal).
  */
-async function loadMain(bin, bundle, entry) {
+function heapFlags(kind, execArgv, nodeOptions) {
+  const given = [...execArgv, nodeOptions ?? ''].join(' ').replaceAll('_', '-');
+  const flags = kind === 'one-shot' ? ['--heap-growing-percent=50', '--semi-space-growth-factor=1'] : ['--heap-growing-percent=50'];
+  return flags.filter((flag) => !given.includes(flag.slice(0, flag.indexOf('='))));
+}
+
+/**
+ * Sets the heap flags before the bundle is compiled. V8 stamps a code cache with a hash of the
+ * flags in force when it is written and rejects it at a compile under other flags, so flags set
+ * only once the bundle runs made every start's cache unusable: compiled from scratch, and
+ * written again at exit (1.39x the time of `pm get` with a working cache; docs/BENCHMARKS.md).
+ */
+function boundHeapBeforeCompile(kind) {
+  const v8 = require('node:v8');
+  for (const flag of heapFlags(kind, process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(flag);
+}
+
+/**
+ * The `main` export of a bin's entry point: the bundle dist/bundle/<bundle> run with the code
+ * cache, else the compiled module dist/<entry> (an install built without devDependencies), with
+ * the heap flags of `heapKind` ('one-shot' or 'server') set first. When dist/ is missing, says
+ * how to build it and exits 1.
+ */
+async function loadMain(bin, bundle, entry, heapKind) {
   const dist = join(__dirname, '..', 'dist');
+  boundHeapBeforeCompile(heapKind);
   // The unbundled fallback's modules carry maps too (dist/**/*.js.map).
   if (process.env.PM_DEBUG === '1') process.setSourceMapsEnabled(true);
   try {
@@ -315,4 +339,4 @@ function failBin(bin) {
   };
 }
 
-module.exports = { NO_IMPORT_MARK, cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, loadBundle, loadMain, failBin, runtimeTag };
+module.exports = { NO_IMPORT_MARK, cacheKeepsDynamicImport, compileCacheDir, compileCacheKind, hasNodeCompileCache, heapFlags, loadBundle, loadMain, failBin, runtimeTag };

@@ -7,6 +7,6 @@
 'use strict';
 const { failBin, loadMain } = require('./bundle-loader.cjs');
 
-loadMain('pm-mcp', 'pm-mcp.cjs', 'composition/mcp-stdio-main.js')
+loadMain('pm-mcp', 'pm-mcp.cjs', 'composition/mcp-stdio-main.js', 'server')
   .then((main) => main({ argv: process.argv.slice(2) }))
   .catch(failBin('pm-mcp'));

@@ -12,7 +12,7 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-loadMain('pm', 'pm.cjs', 'composition/cli-main.js')
+loadMain('pm', 'pm.cjs', 'composition/cli-main.js', 'one-shot')
   // The launcher lets a query start the tracker's index watcher as this very pm.
   .then((main) => main(process.argv.slice(2), { watcherLauncher: [process.execPath, __filename] }))
   .then((code) => process.exit(code))

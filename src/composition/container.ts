@@ -1,5 +1,6 @@
 import { Container, ContainerModule } from 'inversify';
 import { ConfiguredMacKeyStore } from '../adapters/memory/configured-mac-key-store.js';
+import { BoundedCache } from '../domain/util/bounded-cache.js';
 import type { Clock } from '../ports/clock.js';
 import type { Hasher } from '../ports/hasher.js';
 import type { PmMcpServerExtension } from '../domain/mcp/server-extension.js';
@@ -41,8 +42,11 @@ export interface ContainerOptions {
 /**
  * Builds the whole graph of one process in one step: settings, one adapter family, the
  * tracker, the MCP server, and what the process adds. Nothing is bound after this returns.
+ * `PM_CACHES=off` turns every bounded cache of the process off here, before anything is served
+ * (each process composes one graph; docs/ARCHITECTURE.md "Speed-ups and what they buy").
  */
 export async function buildContainer(settings: Settings, family: AdapterFamily = 'node', options: ContainerOptions = {}): Promise<Container> {
+  if (settings.caches === 'off') BoundedCache.bypass(true);
   const container = new Container();
   const base = new ContainerModule(({ bind }) => {
     bind(IDS.Settings).toConstantValue(settings);

@@ -19,7 +19,11 @@ export const HEAP_GROWING_PERCENT = 50;
  */
 export const ONE_SHOT_SEMI_SPACE_GROWTH = 1;
 
-/** The V8 flags pm sets for a process of this kind, leaving out any the user already chose (node flags or NODE_OPTIONS). */
+/**
+ * The V8 flags pm sets for a process of this kind, leaving out any the user already chose: node
+ * flags (`node --heap-growing-percent=0 bin/pm.cjs` restores V8's own growth; node refuses these
+ * flags in NODE_OPTIONS, which is searched too).
+ */
 export function heapFlags(kind: 'one-shot' | 'server', execArgv: readonly string[], nodeOptions: string | undefined): string[] {
   const given = [...execArgv, nodeOptions ?? ''].join(' ').replaceAll('_', '-');
   const flags = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
@@ -27,7 +31,12 @@ export function heapFlags(kind: 'one-shot' | 'server', execArgv: readonly string
   return flags.filter((flag) => !given.includes(flag.slice(0, flag.indexOf('='))));
 }
 
-/** Bounds the heap of this process (pm: 'one-shot'; pm-mcp, pm-mcp-http: 'server'), at its start. */
+/**
+ * Bounds the heap of this process (pm: 'one-shot'; pm-mcp, pm-mcp-http: 'server'), at its start.
+ * The bundled bins have bin/bundle-loader.cjs set the same flags before it compiles the bundle
+ * (V8 rejects a code cache written under other flags than the compile's); setting them again
+ * here changes nothing there, and bounds the unbundled starts and embedding hosts.
+ */
 export function boundHeap(kind: 'one-shot' | 'server'): void {
   for (const flag of heapFlags(kind, process.execArgv, process.env.NODE_OPTIONS)) setFlagsFromString(flag);
 }

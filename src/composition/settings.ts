@@ -67,6 +67,12 @@ export const settingsSchema = z.object({
    * load leaves the index in memory after a warning. docs/TRACKER.md "SQLite drivers".
    */
   indexDriver: z.enum(['auto', 'node:sqlite', 'better-sqlite3', 'bun:sqlite', 'memory']).default('auto'),
+  /**
+   * PM_CACHES: `off` bypasses every bounded cache of the process (BoundedCache.bypass, applied by
+   * buildContainer), so what the caches buy can be measured from outside and a suspected cache
+   * fault ruled out; `on` (the default) keeps them. docs/ARCHITECTURE.md "Speed-ups and what they buy".
+   */
+  caches: z.enum(['on', 'off']).default('on'),
   /** PM_INDEX_WATCHER_IDLE_MS: how long a watcher without requests lives (default 15 min). */
   indexWatcherIdleMs: z.number().int().min(1_000).max(7 * 24 * 3_600_000).default(900_000),
   /**
@@ -94,6 +100,7 @@ const ENV_NAMES: Readonly<Record<string, string>> = {
   indexWatcher: 'PM_INDEX_WATCHER',
   indexWatcherIdleMs: 'PM_INDEX_WATCHER_IDLE_MS',
   indexDriver: 'PM_INDEX_DRIVER',
+  caches: 'PM_CACHES',
   macKeys: 'PM_MCP_MAC_KEYS',
   ...OTEL_ENV_NAMES,
 };
@@ -127,6 +134,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd: string, fallbackUse
     ...(env.PM_INDEX_WATCHER ? { indexWatcher: env.PM_INDEX_WATCHER } : {}),
     ...(watcherIdle !== undefined ? { indexWatcherIdleMs: Number(watcherIdle) } : {}),
     ...(env.PM_INDEX_DRIVER ? { indexDriver: env.PM_INDEX_DRIVER } : {}),
+    ...(env.PM_CACHES ? { caches: env.PM_CACHES } : {}),
     ...(env.PM_MCP_MAC_KEYS !== undefined ? { macKeys: env.PM_MCP_MAC_KEYS } : {}),
     otel: otelSettingsInput(env),
     ...overrides,

@@ -286,6 +286,22 @@ describe('bundle loader (V8 code cache)', () => {
     expect(importFromCachedData(process.execPath, writeImportingBundle(dir))).toBe(keeps ? 'rejected:false ok importing.cjs:42:esm' : 'rejected:false failed ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING');
   });
 
+  // Both starts set the bin's heap flags (pm's `--version` after them; pm-mcp finds no tracker at PM_ROOT, exit 3).
+  it.each([
+    ['pm.cjs', ['--version'], 0],
+    ['pm-mcp.cjs', [], 3],
+  ])('bin/%s keeps its code cache from one start to the next (V8 rejects a cache written under other heap flags than the start compiles under)', (bin, args, code) => {
+    const env = { ...process.env, PM_COMPILE_CACHE: '', PM_COMPILE_CACHE_DIR: cacheDir, PM_ROOT: dir };
+    const run = () => spawnSync(process.execPath, [fileURLToPath(new URL(`../../bin/${bin}`, import.meta.url)), ...args], { env, input: '', encoding: 'utf8' });
+    expect(run().status).toBe(code);
+    const [file] = caches();
+    const written = statSync(join(cacheDir, file!));
+    expect(run().status).toBe(code);
+    expect(caches()).toEqual([file]);
+    const after = statSync(join(cacheDir, file!));
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+  });
+
   it('the built pm-mcp bundle is ASCII (decoded as latin1), holds neither express nor jose, and is marked free of import()', () => {
     const bytes = readFileSync(PM_MCP_BUNDLE);
     expect(bytes.every((b) => b < 0x80)).toBe(true);

@@ -8,6 +8,7 @@ import { IDS } from '../../../src/composition/service-ids.js';
 import { settingsFromEnv } from '../../../src/composition/settings.js';
 import { initTracker } from '../../../src/domain/tracker/init.js';
 import { Tracker } from '../../../src/domain/tracker/tracker.js';
+import { BoundedCache } from '../../../src/domain/util/bounded-cache.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
 describe('composition root', () => {
@@ -71,5 +72,24 @@ describe('composition root', () => {
     const { item } = await tracker.create({ title: 'in memory' });
     expect((await tracker.list()).items.map((i) => i.id)).toEqual([item.id]);
     expect((fs as MemoryFileSystem).paths()).toContain(`/project/.agents/pm/items/${item.id}.md`);
+  });
+
+  it('PM_CACHES=off bypasses every bounded cache of the process, with the same answers', async () => {
+    const answers = async (env: NodeJS.ProcessEnv) => {
+      const container = await buildContainer(settingsFromEnv(env, '/project', 'embedded'), 'memory');
+      await initTracker(await container.getAsync(IDS.FileSystem), '/project/.agents/pm');
+      const tracker = await container.getAsync(IDS.Tracker);
+      await tracker.create({ title: 'first' });
+      await tracker.create({ title: 'second', tags: ['x'] });
+      return { bypassing: BoundedCache.bypassing, titles: (await tracker.list()).items.map((i) => i.title).sort() };
+    };
+    try {
+      const on = await answers({});
+      const off = await answers({ PM_CACHES: 'off' });
+      expect([on.bypassing, off.bypassing]).toEqual([false, true]);
+      expect(off.titles).toEqual(on.titles);
+    } finally {
+      BoundedCache.bypass(false);
+    }
   });
 });

@@ -18,7 +18,14 @@ describe('settingsFromEnv', () => {
     for (const driver of ['node:sqlite', 'better-sqlite3', 'bun:sqlite', 'memory', 'auto']) expect(settingsFromEnv({ PM_INDEX_DRIVER: driver }, '/p', 'u').indexDriver).toBe(driver);
   });
 
+  it('reads PM_CACHES (on by default)', () => {
+    expect(settingsFromEnv({}, '/p', 'u').caches).toBe('on');
+    expect(settingsFromEnv({ PM_CACHES: 'off' }, '/p', 'u').caches).toBe('off');
+    expect(settingsFromEnv({ PM_CACHES: 'on' }, '/p', 'u').caches).toBe('on');
+  });
+
   it.each([
+    [{ PM_CACHES: 'no' }, /^invalid configuration: PM_CACHES \(caches\): /],
     [{ PM_INDEX_DRIVER: 'sqlite3' }, /^invalid configuration: PM_INDEX_DRIVER \(indexDriver\): /],
     [{ PM_MCP_TASK_STORE: 'mysql://db/pm' }, /^invalid configuration: PM_MCP_TASK_STORE \(taskStore\): must be "file" or a postgres:\/\/ URL/],
     [{ PM_MCP_PG_SCHEMA: 'Team-A' }, /^invalid configuration: PM_MCP_PG_SCHEMA \(pgSchema\): must be a lower-case SQL identifier/],
