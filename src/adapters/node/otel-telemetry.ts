@@ -1,8 +1,8 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Counter, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import type { Telemetry, TelemetryAttributes, TelemetryObservation, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
 
 /**
  * The Telemetry port over the official OpenTelemetry SDK (seed 004 "Removed, migrated, and
@@ -14,6 +14,12 @@ import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySp
  * the request's own `traceparent`/`tracestate` extracted by the official W3C propagator onto the
  * root context, a child span's is its caller's span set on the root context. No context manager
  * is involved, so no async-context hook runs and no request can see another's span.
+ *
+ * A span's attributes are set once the sampler has decided to record it (the API's isRecording:
+ * nothing is computed for a span that is dropped), not passed at start: the samplers
+ * OTEL_TRACES_SAMPLER can name decide by trace id and parent only, and at a production ratio most
+ * spans are dropped. Counters are asynchronous instruments over counts pm keeps anyway, read at
+ * each collection; histograms are the SDK's, recorded per request.
  */
 
 /** The semantic conventions' explicit boundaries for MCP durations, in seconds (`mcp.server.operation.duration`). */
@@ -41,6 +47,10 @@ class OtelSpan implements TelemetrySpan {
   private endedAt: number | undefined;
 
   constructor(readonly span: Span) {}
+
+  isRecording(): boolean {
+    return this.span.isRecording();
+  }
 
   setAttributes(attributes: TelemetryAttributes): void {
     this.span.setAttributes(attributes as Attributes); // the SDK skips undefined values
@@ -72,7 +82,6 @@ export class OtelTelemetry implements Telemetry {
   private readonly tracer: Tracer;
   private readonly meter: Meter | undefined;
   private readonly propagator = new W3CTraceContextPropagator();
-  private readonly counters = new Map<string, Counter>();
   private readonly histograms = new Map<string, Histogram>();
 
   constructor(private readonly options: OtelTelemetryOptions) {
@@ -82,19 +91,24 @@ export class OtelTelemetry implements Telemetry {
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
     const parent = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: attributes as Attributes }, parent));
+    return this.start(name, SpanKind.SERVER, attributes, parent);
   }
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
     if (!(parent instanceof OtelSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new OtelSpan(this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributes as Attributes }, trace.setSpan(ROOT_CONTEXT, parent.span)));
+    return this.start(name, SpanKind.INTERNAL, attributes, trace.setSpan(ROOT_CONTEXT, parent.span));
   }
 
-  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
-    if (!this.meter) return;
-    let counter = this.counters.get(name);
-    if (!counter) this.counters.set(name, (counter = this.meter.createCounter(name)));
-    counter.add(value, defined(attributes));
+  private start(name: string, kind: SpanKind, attributes: TelemetryAttributes, parent: Context): OtelSpan {
+    const span = this.tracer.startSpan(name, { kind }, parent);
+    if (span.isRecording()) span.setAttributes(attributes as Attributes); // the SDK skips undefined values
+    return new OtelSpan(span);
+  }
+
+  observeCounter(name: string, observe: () => Iterable<TelemetryObservation>): void {
+    this.meter?.createObservableCounter(name).addCallback((result) => {
+      for (const { value, attributes } of observe()) result.observe(value, defined(attributes));
+    });
   }
 
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void {

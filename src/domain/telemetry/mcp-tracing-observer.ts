@@ -15,9 +15,9 @@ import type { McpRequestSpans } from './request-spans.js';
  * `mcp.server.operation.duration` histogram. The remote parent is the request's own W3C trace
  * context — `_meta.traceparent` first, then the `traceparent` header — and nothing else, so no
  * two requests share a trace by accident (seed 004 "Decision": per-request trace isolation).
- * Argument values are recorded only when the operator opts in (`captureContent`). The span is
- * bound to the request's context (`spans`), which is how the tracker's child spans find their
- * parent.
+ * Argument values are recorded only when the operator opts in (`captureContent`). A recorded
+ * (sampled) span is bound to the request's context (`spans`), which is how the tracker's child
+ * spans find their parent; an unsampled request's tracker calls are not traced at all.
  */
 
 /** Options of {@link McpTracingObserver}. */
@@ -76,7 +76,7 @@ class McpTracingObservation implements McpRequestObservation {
   }
 
   resolved(ctx: McpRequestContext): void {
-    this.spans?.bind(ctx, this.span);
+    if (this.span.isRecording()) this.spans?.bind(ctx, this.span); // an unsampled request's tracker calls start no spans
     this.revision = ctx.revision;
     if (ctx.revision !== this.startRevision) this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
   }
