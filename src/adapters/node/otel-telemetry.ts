@@ -70,8 +70,11 @@ class OtelSpan implements TelemetrySpan {
   }
 }
 
-/** Only the defined values: a metric series is its attribute set, and `undefined` is no value. */
+/** Only the defined values (a metric series is its attribute set, and `undefined` is no value): the object itself when it has no other. */
 function defined(attributes: TelemetryAttributes): Attributes {
+  let complete = true;
+  for (const key in attributes) if (attributes[key] === undefined) complete = false;
+  if (complete) return attributes as Attributes;
   const out: Attributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
   return out;
