@@ -20,15 +20,16 @@
 // Options: --duration=S (default 8), --rounds=N (default 4), --warmup=S (default 2),
 // --connections=N (default 16), --baseline=<bin/pm-mcp-http.js of another build> to run that
 // build side by side as "pm-baseline" over the same tracker (before/after in one run).
-// Tracing: "pm-traced" is the same pm-mcp-http with OpenTelemetry on as an operator runs it
-// (OTEL_EXPORTER_OTLP_ENDPOINT, traces and metrics, pm's default batch span processor; the
-// default sampler records 100% of these parentless requests), run in the same interleaved
-// rounds, so pm-traced/pm is the overhead of tracing on vs off. Its receiver
-// (bench/reference/otlp-sink.mjs) reads and discards every export; it shares the machine's
-// cores, so its CPU time per traced request is measured (/proc/<pid>/stat) and reported next to
-// the ratio. --no-tracing leaves it out. --traced-baseline=<bin/pm-mcp-http.js of another build>
-// also runs that build traced, as "pm-traced-baseline", exporting to the same receiver, in the
-// same rounds: the before/after of tracing itself in one run.
+// Tracing: "pm-traced-R" is the same pm-mcp-http with OpenTelemetry on as an operator runs it
+// (OTEL_EXPORTER_OTLP_ENDPOINT, traces and metrics, pm's default batch span processor) with the
+// sampler OTEL_TRACES_SAMPLER=parentbased_traceidratio at OTEL_TRACES_SAMPLER_ARG=R, one server
+// per ratio of --trace-ratios=R,R… (default 0.1,1: the production setting and every request),
+// run in the same interleaved rounds, so pm-traced-R/pm is the overhead of tracing at that ratio.
+// Their receiver (bench/reference/otlp-sink.mjs) reads and discards every export; it shares the
+// machine's cores, so its CPU time per traced request is measured (/proc/<pid>/stat) and reported
+// next to the ratios. --no-tracing leaves them out. --traced-baseline=<bin/pm-mcp-http.js of
+// another build> also runs that build traced at the last ratio, as "pm-traced-baseline",
+// exporting to the same receiver, in the same rounds: the before/after of tracing in one run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -53,8 +54,12 @@ const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.mo
 const TARGETS = { listVsOfficial: 10, callVsOfficial: 5, vsFloor: 1 / 3, p99Ms: 10 };
 const BASELINE = arg('baseline');
 const TRACING = !process.argv.includes('--no-tracing');
+const TRACE_RATIOS = (arg('trace-ratios') ?? '0.1,1').split(',').map((r) => r.trim());
 const TRACED_BASELINE = TRACING ? arg('traced-baseline') : undefined;
-const TRACED = ['pm-traced', ...(TRACED_BASELINE ? ['pm-traced-baseline'] : [])];
+/** Each traced server's sampling ratio (OTEL_TRACES_SAMPLER_ARG), by name. */
+const SAMPLED = Object.fromEntries([...TRACE_RATIOS.map((r) => [`pm-traced-${r}`, r]), ...(TRACED_BASELINE ? [['pm-traced-baseline', TRACE_RATIOS.at(-1)]] : [])]);
+const TRACED = Object.keys(SAMPLED);
+const TRACING_TARGET = { ratio: '0.1', vsPm: 0.95 };
 const NAMES = ['pm', ...(TRACING ? TRACED : []), ...(BASELINE ? ['pm-baseline'] : []), 'official', 'floor'];
 const KINDS = ['list', 'call'];
 
@@ -142,7 +147,7 @@ function checksFor(toolCount) {
     call: (m) => m.error === undefined && m.result !== undefined && m.result.isError !== true && m.result.structuredContent?.item !== undefined,
   };
   const fixed = (m) => m.error === undefined && m.result?.resultType === 'complete';
-  return { pm: full, 'pm-traced': full, 'pm-traced-baseline': full, 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
+  return { pm: full, ...Object.fromEntries(TRACED.map((n) => [n, full])), 'pm-baseline': full, official: full, floor: { list: fixed, call: fixed } };
 }
 
 /** The cheap per-response check autocannon runs on every body (the client must not be the bottleneck). */
@@ -241,11 +246,15 @@ function report(result) {
   line('tools/list p99 (pm)', tp.list.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.list.pm.p99Ms < TARGETS.p99Ms, 'ms');
   line('tools/call p99 (pm)', tp.call.pm.p99Ms, `< ${TARGETS.p99Ms} ms`, tp.call.pm.p99Ms < TARGETS.p99Ms, 'ms');
   if (TRACING) {
-    console.log(`\nTracing on vs off (pm-traced/pm req/s): tools/list ${x(r.tracedListVsPm)}, tools/call ${x(r.tracedCallVsPm)} (target >= 0.90x)`);
+    console.log('\nTracing on vs off, parentbased_traceidratio (traced/pm; server CPU per request is less sensitive to the machine\'s load than req/s):');
+    for (const name of TRACED) {
+      const t = r.traced[name];
+      const target = SAMPLED[name] === TRACING_TARGET.ratio && name !== 'pm-traced-baseline' ? ` target >= ${TRACING_TARGET.vsPm}x ${t.listVsPm >= TRACING_TARGET.vsPm && t.callVsPm >= TRACING_TARGET.vsPm ? 'ok' : 'MISSED'}` : '';
+      console.log(`  ${name} (ratio ${SAMPLED[name]}): req/s tools/list ${x(t.listVsPm)}, tools/call ${x(t.callVsPm)}; CPU/request tools/list ${x(t.listCpuVsPm)}, tools/call ${x(t.callCpuVsPm)}${target}`);
+    }
     const sink = result.otlpSinkCpuUsPerTracedRequest;
-    console.log(`  server CPU per request, pm-traced/pm: tools/list ${x(r.tracedListCpuVsPm)}, tools/call ${x(r.tracedCallCpuVsPm)} (less sensitive to the machine's load than req/s)`);
-    console.log(`  the OTLP receiver on the same cores took ${sink.list} µs (tools/list) and ${sink.call} µs (tools/call) of CPU per traced request`);
-    if (TRACED_BASELINE) console.log(`  the traced baseline (${TRACED_BASELINE}), pm-traced-baseline/pm: req/s tools/list ${x(r.tracedBaselineListVsPm)}, tools/call ${x(r.tracedBaselineCallVsPm)}; server CPU per request tools/list ${x(r.tracedBaselineListCpuVsPm)}, tools/call ${x(r.tracedBaselineCallCpuVsPm)}`);
+    console.log(`  the OTLP receiver on the same cores took ${sink.list} µs (tools/list) and ${sink.call} µs (tools/call) of CPU per traced request (all traced servers)`);
+    if (TRACED_BASELINE) console.log(`  pm-traced-baseline: ${TRACED_BASELINE}`);
   }
   if (BASELINE) {
     console.log(`\nAgainst the baseline (${BASELINE}): tools/list ${x(r.listVsBaseline)}, tools/call ${x(r.callVsBaseline)}; baseline/official: tools/list ${x(r.baselineListVsOfficial)}, tools/call ${x(r.baselineCallVsOfficial)}`);
@@ -279,9 +288,10 @@ try {
   if (TRACING) {
     servers['otlp-sink'] = await startServer('otlp-sink', [join(here, 'reference', 'otlp-sink.mjs')]);
     for (const name of TRACED) {
-      const bin = name === 'pm-traced' ? join(here, '..', 'bin', 'pm-mcp-http.js') : TRACED_BASELINE;
+      const bin = name === 'pm-traced-baseline' ? TRACED_BASELINE : join(here, '..', 'bin', 'pm-mcp-http.js');
+      const sampler = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: SAMPLED[name] };
       servers[name] = await startServer(name, [bin, '--host', '127.0.0.1', '--port', '0', '--no-init'], {
-        env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench' },
+        env: { ...process.env, PM_MCP_PROFILE: PROFILE, PM_ACTOR: 'bench', PM_ROOT: root, OTEL_EXPORTER_OTLP_ENDPOINT: new URL(servers['otlp-sink'].url).origin, OTEL_SERVICE_NAME: 'pm-bench', ...sampler },
       });
     }
   }
@@ -357,8 +367,8 @@ try {
       requests: 'modern 2026-07-28 POSTs with params._meta (protocolVersion, clientCapabilities) and MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Item-Id, Accept: application/json, text/event-stream',
       pm: 'bin/pm-mcp-http.js --host 127.0.0.1 --port 0 --no-init over a seeded temp tracker',
       ...(BASELINE ? { baseline: BASELINE } : {}),
-      ...(TRACED_BASELINE ? { tracedBaseline: `${TRACED_BASELINE}, traced like pm-traced, exporting to the same receiver` } : {}),
-      ...(TRACING ? { tracing: 'pm-traced: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP receiver that discards every export (bench/reference/otlp-sink.mjs; its CPU per traced request reported); traces and metrics on, pm\'s default batch span processor, default parent-based always-on sampler: every request sampled' } : {}),
+      ...(TRACED_BASELINE ? { tracedBaseline: `${TRACED_BASELINE}, traced at ratio ${TRACE_RATIOS.at(-1)}, exporting to the same receiver` } : {}),
+      ...(TRACING ? { tracing: `pm-traced-R: the same server with OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP receiver that discards every export (bench/reference/otlp-sink.mjs; its CPU per traced request reported); traces and metrics on, pm's default batch span processor, OTEL_TRACES_SAMPLER=parentbased_traceidratio with OTEL_TRACES_SAMPLER_ARG=R for R in ${TRACE_RATIOS.join(', ')} (the requests carry no trace context, so R of them are sampled)` } : {}),
       official: '@modelcontextprotocol/server 2.4.0 createMcpHandler (legacy: reject) on node:http via a minimal fetch bridge; fresh McpServer per request with the same tools (fromJsonSchema converted once); handlers return a constant copy of pm\'s pm_get result',
       floor: 'node:http, read body, JSON.parse, fixed small result',
       rss: 'VmHWM from /proc/<pid>/status after all runs',
@@ -376,13 +386,20 @@ try {
       callVsOfficial: ratio(throughput.call.pm.rps, throughput.call.official.rps),
       listVsFloor: ratio(throughput.list.pm.rps, throughput.list.floor.rps),
       callVsFloor: ratio(throughput.call.pm.rps, throughput.call.floor.rps),
-      ...(TRACING ? { tracedListVsPm: ratio(throughput.list['pm-traced'].rps, throughput.list.pm.rps), tracedCallVsPm: ratio(throughput.call['pm-traced'].rps, throughput.call.pm.rps), tracedListCpuVsPm: ratio(throughput.list['pm-traced'].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest), tracedCallCpuVsPm: ratio(throughput.call['pm-traced'].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest) } : {}),
-      ...(TRACED_BASELINE
+      ...(TRACING
         ? {
-            tracedBaselineListVsPm: ratio(throughput.list['pm-traced-baseline'].rps, throughput.list.pm.rps),
-            tracedBaselineCallVsPm: ratio(throughput.call['pm-traced-baseline'].rps, throughput.call.pm.rps),
-            tracedBaselineListCpuVsPm: ratio(throughput.list['pm-traced-baseline'].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest),
-            tracedBaselineCallCpuVsPm: ratio(throughput.call['pm-traced-baseline'].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest),
+            traced: Object.fromEntries(
+              TRACED.map((n) => [
+                n,
+                {
+                  samplerRatio: Number(SAMPLED[n]),
+                  listVsPm: ratio(throughput.list[n].rps, throughput.list.pm.rps),
+                  callVsPm: ratio(throughput.call[n].rps, throughput.call.pm.rps),
+                  listCpuVsPm: ratio(throughput.list[n].cpuUsPerRequest, throughput.list.pm.cpuUsPerRequest),
+                  callCpuVsPm: ratio(throughput.call[n].cpuUsPerRequest, throughput.call.pm.cpuUsPerRequest),
+                },
+              ]),
+            ),
           }
         : {}),
       ...(BASELINE
@@ -394,7 +411,7 @@ try {
           }
         : {}),
     },
-    targets: TARGETS,
+    targets: { ...TARGETS, ...(TRACING ? { tracedVsPm: TRACING_TARGET } : {}) },
   };
   report(result);
   saveBenchResult('http', result, started);

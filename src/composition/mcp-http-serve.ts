@@ -86,7 +86,7 @@ async function serveMcpHttp(settings: Settings, http: HttpSettings, auth: AuthSe
   let telemetry: Telemetry | undefined;
   try {
     createdTracker = await ensureTracker(settings, http.initTracker);
-    telemetry = await createOtelTelemetry(settings.otel, 'pm-mcp-http', true);
+    telemetry = await createOtelTelemetry(settings.otel, 'pm-mcp-http');
     app = await composeHttpServer(settings, { settings: http, auth, listener }, { log, ...(extensions ? { extensions } : {}), ...(telemetry ? { telemetry } : {}) });
     if (app.shared) await openShared(app.shared);
     await app.dispatcher.prepare(); // a bad config.yaml stops the server before it serves

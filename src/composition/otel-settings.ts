@@ -15,9 +15,7 @@ import { z } from 'zod';
  *
  * The batch span processor takes the specification's OTEL_BSP_* variables, with the
  * specification's defaults except the delay: batches of up to 512 spans, sent at least every
- * second (not every five), so spans reach the collector soon. In pm-mcp-http the processor runs
- * on the span export thread, whose heap is its own, so a queue of spans waiting there costs the
- * request thread's garbage collection nothing; the larger batches mean fewer export requests.
+ * second (not every five), so spans reach the collector soon.
  */
 
 const positiveInt = (name: string) =>

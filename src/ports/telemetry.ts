@@ -8,6 +8,12 @@
  * OpenTelemetry (the official SDK, composed only when the standard OTEL_* variables ask for it).
  */
 
+/** One attribute set's running total of a count pm keeps itself. */
+export interface TelemetryObservation {
+  readonly value: number;
+  readonly attributes: TelemetryAttributes;
+}
+
 /** Span and metric attributes; undefined values are left out. */
 export type TelemetryAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -19,6 +25,11 @@ export interface TelemetryRemoteParent {
 
 /** One span being recorded. */
 export interface TelemetrySpan {
+  /**
+   * Whether the span is recorded (sampled): a span that is not still measures its duration, but
+   * children under it would not be recorded either, so callers need not start them.
+   */
+  isRecording(): boolean;
   setAttributes(attributes: TelemetryAttributes): void;
   /** Marks the span failed: status error and `error.type`, with an optional description. */
   fail(errorType: string, description?: string): void;
@@ -35,8 +46,12 @@ export interface Telemetry {
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan;
   /** Starts an internal span under `parent` (a span of this telemetry), in its trace. */
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan;
-  /** Adds `value` to the counter `name`. */
-  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void;
+  /**
+   * Reports the counter `name` from counts pm keeps itself: `observe` is read at each collection
+   * and returns every attribute set's running total (an asynchronous counter), so counting a
+   * request costs nothing here.
+   */
+  observeCounter(name: string, observe: () => Iterable<TelemetryObservation>): void;
   /** Records one value of the histogram `name` (unit given at first use, e.g. `s`). */
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void;
   /** Exports what is pending and stops (process shutdown). */

@@ -45,6 +45,10 @@ async function receiver(): Promise<{ url: string; received: { path: string; body
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
+/** Every span of the OTLP/HTTP trace exports received so far. */
+const spansOf = (received: { path: string; body: Otlp }[]): Otlp[] =>
+  received.filter((r) => r.path === '/v1/traces').flatMap((r) => r.body.resourceSpans.flatMap((rs: Otlp) => rs.scopeSpans.flatMap((ss: Otlp) => ss.spans)));
+
 const attr = (span: Otlp, key: string) => {
   const value = span.attributes.find((a: Otlp) => a.key === key)?.value;
   return value?.stringValue ?? value?.intValue ?? value?.boolValue;
@@ -99,6 +103,33 @@ test('spans and metrics arrive over OTLP/HTTP, parented on the request trace con
   ]);
 }, 60_000);
 
+test('OTEL_TRACES_SAMPLER parentbased_traceidratio: a sampled parent from _meta, else the header, is followed; other requests at the ratio (0 here)', async () => {
+  const otlp = await receiver();
+  const tracker = await makeTempTracker('pm-otel-sampled-');
+  cleanups.push(tracker.remove);
+  const env = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_METRICS_EXPORTER: 'none', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0', PM_MCP_PROFILE: 'full' };
+  const server = await processes.start(tracker.dir, env);
+  const HEADER_PARENT = '00-5bf92f3577b34da6a3ce929d0e0e4736-10f067aa0ba902b7-01';
+  const call = async (id: number, meta: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const request = modernRequest(id, 'tools/call', { name: 'pm_list', arguments: {} }, { meta });
+    expect((await httpPost(server.url, request.body, { ...request.headers, ...headers })).status).toBe(200);
+  };
+  await call(1, { traceparent: PARENT });
+  await call(2, {});
+  await call(3, {}, { traceparent: HEADER_PARENT });
+  await call(4, { traceparent: '00-6bf92f3577b34da6a3ce929d0e0e4736-20f067aa0ba902b7-00' }, { traceparent: HEADER_PARENT });
+  server.proc.process.kill('SIGTERM');
+  expect((await server.proc.exited).code).toBe(0);
+
+  const calls = spansOf(otlp.received).filter((span: Otlp) => span.name === 'tools/call pm_list');
+  expect(calls.map((span: Otlp) => [attr(span, 'jsonrpc.request.id'), span.traceId, span.parentSpanId]).sort()).toEqual([
+    ['1', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'],
+    ['3', '5bf92f3577b34da6a3ce929d0e0e4736', '10f067aa0ba902b7'],
+  ]);
+  const reads = spansOf(otlp.received).filter((span: Otlp) => span.name === 'pm.tracker list');
+  expect(new Set(reads.map((span: Otlp) => span.parentSpanId))).toEqual(new Set(calls.map((span: Otlp) => span.spanId)));
+}, 60_000);
+
 test('without OTEL_* variables the banner says OpenTelemetry is off', async () => {
   const tracker = await makeTempTracker('pm-otel-off-');
   cleanups.push(tracker.remove);
@@ -107,10 +138,6 @@ test('without OTEL_* variables the banner says OpenTelemetry is off', async () =
   await server.proc.exited;
   expect(server.proc.stderr()).toContain('OpenTelemetry: off');
 });
-
-/** Every span of the OTLP/HTTP trace exports received so far. */
-const spansOf = (received: { path: string; body: Otlp }[]): Otlp[] =>
-  received.filter((r) => r.path === '/v1/traces').flatMap((r) => r.body.resourceSpans.flatMap((rs: Otlp) => rs.scopeSpans.flatMap((ss: Otlp) => ss.spans)));
 
 test('pm-mcp over stdio exports its spans too, parented on the request _meta trace context, and flushes them when stdin ends', async () => {
   const otlp = await receiver();

@@ -1,19 +1,9 @@
-import { MetricReader, type MetricProducer, type MetricReaderOptions, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { OtelTelemetry } from '../../src/adapters/node/otel-telemetry.js';
 import type { RecordedSpan } from '../../src/adapters/memory/memory-telemetry.js';
 import type { TelemetryProbe } from '../unit/adapters/telemetry-contract.js';
-
-/** A metric reader a test collects from on demand. */
-class CollectingReader extends MetricReader {
-  constructor(options: MetricReaderOptions) {
-    super(options);
-  }
-
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
 
 /** A finished OpenTelemetry span as the in-memory adapter records it. */
 export function recordOf(span: ReadableSpan): RecordedSpan {
@@ -30,21 +20,33 @@ export function recordOf(span: ReadableSpan): RecordedSpan {
   };
 }
 
-/** The OpenTelemetry adapter over an in-memory span exporter and an on-demand metric reader. */
-export function otelProbe(): TelemetryProbe & { readonly exporter: InMemorySpanExporter; collect(): Promise<ResourceMetrics> } {
+/**
+ * The OpenTelemetry adapter over the official SDK with its in-memory exporters: spans through a
+ * simple span processor to an InMemorySpanExporter, metrics through a periodic reader (never due
+ * on its own; `collect` flushes it) to an InMemoryMetricExporter.
+ */
+export function otelProbe(sampler?: Sampler): TelemetryProbe & { readonly exporter: InMemorySpanExporter; collect(): Promise<ResourceMetrics> } {
+  const resource = resourceFromAttributes({ 'service.name': 'pm-test' });
   const exporter = new InMemorySpanExporter();
-  let reader!: CollectingReader;
-  const metricReaders = (pmMetrics: MetricProducer) => [(reader = new CollectingReader({ metricProducers: [pmMetrics] }))];
-  const telemetry = new OtelTelemetry({ resource: resourceFromAttributes({ 'service.name': 'pm-test' }), scope: 'pm-test', spans: [new SimpleSpanProcessor(exporter)], metricReaders });
+  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 2 ** 30 });
+  const telemetry = new OtelTelemetry({
+    tracerProvider: new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(exporter)], ...(sampler ? { sampler } : {}) }),
+    meterProvider: new MeterProvider({ resource, readers: [reader] }),
+    scope: 'pm-test',
+  });
+  const collect = async () => {
+    await reader.forceFlush();
+    return metricExporter.getMetrics().at(-1)!;
+  };
   return {
     telemetry,
     exporter,
-    collect: async () => ((await reader.collect()) as { resourceMetrics: ResourceMetrics }).resourceMetrics,
+    collect,
     spans: async () => exporter.getFinishedSpans().map(recordOf),
     async counter(name, attributes) {
-      const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
       let sum = 0;
-      for (const scope of resourceMetrics.scopeMetrics)
+      for (const scope of (await collect()).scopeMetrics)
         for (const metric of scope.metrics)
           if (metric.descriptor.name === name)
             for (const point of metric.dataPoints) if (JSON.stringify(point.attributes) === JSON.stringify(attributes)) sum += point.value as number;

@@ -1,9 +1,10 @@
-import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import type { Telemetry, TelemetryAttributes, TelemetryObservation, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
 
 /**
- * Telemetry kept in memory, for tests: finished spans with their trace and parent ids, counter
- * sums and histogram values. A child span's parent is the span its caller passes, as with the
- * OpenTelemetry adapter.
+ * Telemetry kept in memory, for tests: finished spans with their trace and parent ids, observed
+ * counters and histogram values. A server span is recorded unless the `sample` option declines
+ * it, and a child span as its parent is (a parent-based sampler). A child span's parent is the
+ * span its caller passes, as with the OpenTelemetry adapter.
  */
 
 /** One recorded span. */
@@ -52,8 +53,13 @@ export class MemorySpan implements TelemetrySpan {
     readonly parentSpanId: string | undefined,
     attributes: TelemetryAttributes,
     private readonly startedAt: number,
+    readonly recorded: boolean,
   ) {
     this.attributes = defined(attributes);
+  }
+
+  isRecording(): boolean {
+    return this.recorded && !this.ended;
   }
 
   setAttributes(attributes: TelemetryAttributes): void {
@@ -69,7 +75,7 @@ export class MemorySpan implements TelemetrySpan {
     const seconds = (this.sink.now() - this.startedAt) / 1000;
     if (this.ended) return seconds;
     this.ended = true;
-    this.sink.finished.push(Object.freeze({ name: this.name, kind: this.kind, traceId: this.traceId, spanId: this.spanId, parentSpanId: this.parentSpanId, attributes: Object.freeze({ ...this.attributes }), error: this.error }));
+    if (this.recorded) this.sink.finished.push(Object.freeze({ name: this.name, kind: this.kind, traceId: this.traceId, spanId: this.spanId, parentSpanId: this.parentSpanId, attributes: Object.freeze({ ...this.attributes }), error: this.error }));
     return seconds;
   }
 }
@@ -78,35 +84,42 @@ export class MemorySpan implements TelemetrySpan {
 export interface MemoryTelemetryOptions {
   /** Milliseconds, for span durations (default: a clock that never moves). */
   readonly now?: () => number;
+  /** Whether a server span of this name is recorded (default: every one). */
+  readonly sample?: (name: string) => boolean;
 }
 
 /** The in-memory Telemetry adapter. */
 export class MemoryTelemetry implements Telemetry {
-  /** Ended spans, in the order they ended. */
+  /** Ended recorded spans, in the order they ended. */
   readonly finished: RecordedSpan[] = [];
-  private readonly counters = new Map<string, number>();
+  /** The name of every span started, recorded or not. */
+  readonly started: string[] = [];
+  private readonly counters = new Map<string, () => Iterable<TelemetryObservation>>();
   private readonly histograms = new Map<string, number[]>();
   readonly now: () => number;
+  private readonly sample: (name: string) => boolean;
   private ids = 0;
   stopped = false;
 
   constructor(options: MemoryTelemetryOptions = {}) {
     this.now = options.now ?? (() => 0);
+    this.sample = options.sample ?? (() => true);
   }
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
     const parent = parseParent(remoteParent);
-    return new MemorySpan(this, name, 'server', parent?.traceId ?? this.nextId(32), this.nextId(16), parent?.spanId, attributes, this.now());
+    this.started.push(name);
+    return new MemorySpan(this, name, 'server', parent?.traceId ?? this.nextId(32), this.nextId(16), parent?.spanId, attributes, this.now(), this.sample(name));
   }
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
     if (!(parent instanceof MemorySpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new MemorySpan(this, name, 'internal', parent.traceId, this.nextId(16), parent.spanId, attributes, this.now());
+    this.started.push(name);
+    return new MemorySpan(this, name, 'internal', parent.traceId, this.nextId(16), parent.spanId, attributes, this.now(), parent.recorded);
   }
 
-  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
-    const key = seriesKey(name, attributes);
-    this.counters.set(key, (this.counters.get(key) ?? 0) + value);
+  observeCounter(name: string, observe: () => Iterable<TelemetryObservation>): void {
+    this.counters.set(name, observe);
   }
 
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes): void {
@@ -116,9 +129,12 @@ export class MemoryTelemetry implements Telemetry {
     this.histograms.set(key, values);
   }
 
-  /** The sum of counter `name` for exactly these attributes (0 when never added to). */
+  /** What counter `name` reports now for exactly these attributes (0 when it reports none). */
   counter(name: string, attributes: TelemetryAttributes): number {
-    return this.counters.get(seriesKey(name, attributes)) ?? 0;
+    const key = seriesKey(name, attributes);
+    let sum = 0;
+    for (const observation of this.counters.get(name)?.() ?? []) if (seriesKey(name, observation.attributes) === key) sum += observation.value;
+    return sum;
   }
 
   /** The values recorded for histogram `name` with exactly these attributes. */

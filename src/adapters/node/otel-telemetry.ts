@@ -1,50 +1,37 @@
-import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags, type Context, type SpanContext } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { Resource } from '@opentelemetry/resources';
-import { MeterProvider, type MetricProducer, type MetricReader } from '@opentelemetry/sdk-metrics';
-import { AlwaysOnSampler, ParentBasedSampler, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
-import { OtelMetricSums } from './otel-metric-sums.js';
-import { ProcessorSpanSink, type ClosableSpanSink } from './otel-processor-sink.js';
-import { OtelRecordedSpan, randomHex, type SpanScope } from './otel-recorded-span.js';
-import type { SpanBatchOrigin } from './otel-span-batch.js';
+import type { MeterProvider } from '@opentelemetry/sdk-metrics';
+import type { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import type { Telemetry, TelemetryAttributes, TelemetryObservation, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
 
 /**
- * The Telemetry port over OpenTelemetry (seed 004 "Removed, migrated, and deprecated behavior":
- * remote operations use host OpenTelemetry): spans of the official API, sampled by the official
- * SDK's samplers, exported by the official span processors and OTLP exporter. Nothing is
- * registered globally, so a host's own OpenTelemetry setup and pm's never share state. A server
- * span's parent is extracted from the request's own `traceparent`/`tracestate` (the official W3C
- * propagator) onto the root context; a child span's parent is the span its caller passes. No
- * context manager is used at all: on Node 20 an AsyncLocalStorage context manager installs a
- * promise hook that runs for every promise of the process.
+ * The Telemetry port over the official OpenTelemetry SDK (seed 004 "Removed, migrated, and
+ * deprecated behavior": remote operations use host OpenTelemetry): spans of a tracer of the SDK's
+ * tracer provider (its sampler, span processors and exporter), counters and histograms of a meter
+ * of the SDK's meter provider. Nothing is registered globally, so a host's own OpenTelemetry setup
+ * and pm's never share state. Every span is started with an explicit parent context and never the
+ * "active" one (OpenTelemetry trace API "Tracer": a parent given as a Context): a server span's is
+ * the request's own `traceparent`/`tracestate` extracted by the official W3C propagator onto the
+ * root context, a child span's is its caller's span set on the root context. No context manager
+ * is involved, so no async-context hook runs and no request can see another's span.
  *
- * A traced request stays cheap. Its spans record into plain fields ({@link OtelRecordedSpan}) and
- * become the SDK's readable spans only once ended, in the finished-span sink: on this thread
- * (span processors given) or on an export thread (the composition's sink), which then also does
- * the OTLP serialization and sending. A child span takes its parent's sampling decision, which is
- * what every sampler OTEL_TRACES_SAMPLER names decides for a child of a local parent (parent-based
- * ones by the parent, trace-id ratio ones by the shared trace id). Counters and histograms are
- * summed in memory per attribute set and handed to the SDK's metric readers only at collection
- * ({@link OtelMetricSums}, a MetricProducer).
+ * A span's attributes are set once the sampler has decided to record it (the API's isRecording:
+ * nothing is computed for a span that is dropped), not passed at start: the samplers
+ * OTEL_TRACES_SAMPLER can name decide by trace id and parent only, and at a production ratio most
+ * spans are dropped. Counters are asynchronous instruments over counts pm keeps anyway, read at
+ * each collection; histograms are the SDK's, recorded per request.
  */
 
-/** What the adapter exports through. */
+/** The semantic conventions' explicit boundaries for MCP durations, in seconds (`mcp.server.operation.duration`). */
+export const MCP_DURATION_BOUNDARIES: readonly number[] = Object.freeze([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+
+/** What the adapter records through. */
 export interface OtelTelemetryOptions {
-  readonly resource: Resource;
-  /**
-   * Where ended spans go: the SDK's span processors on this thread (an in-memory exporter in tests),
-   * or a sink built from what the spans share (the export thread).
-   */
-  readonly spans: readonly SpanProcessor[] | ((origin: SpanBatchOrigin) => ClosableSpanSink);
-  /**
-   * Where metrics go (a periodic reader over an OTLP exporter), each built with pm's metrics as
-   * one of its `metricProducers`; none: metrics are not recorded.
-   */
-  readonly metricReaders?: (pmMetrics: MetricProducer) => readonly MetricReader[];
-  /** Default: parent-based always-on (the specification's default sampler). */
-  readonly sampler?: Sampler;
-  /** The instrumentation scope name. */
+  /** The SDK's tracer provider (its sampler and span processors decide what is kept and where it goes). */
+  readonly tracerProvider: BasicTracerProvider;
+  /** The SDK's meter provider; none: counters and histograms are not recorded. */
+  readonly meterProvider?: MeterProvider;
+  /** The instrumentation scope. */
   readonly scope: string;
   readonly scopeVersion?: string;
 }
@@ -54,58 +41,90 @@ const GETTER = {
   get: (carrier: TelemetryRemoteParent, key: string) => (key === 'traceparent' ? carrier.traceparent : key === 'tracestate' ? carrier.tracestate : undefined),
 };
 
+/** A span of the SDK behind the port's span: its duration is measured whether or not it is sampled. */
+class OtelSpan implements TelemetrySpan {
+  private readonly startedAt = performance.now();
+  private endedAt: number | undefined;
+
+  constructor(readonly span: Span) {}
+
+  isRecording(): boolean {
+    return this.span.isRecording();
+  }
+
+  setAttributes(attributes: TelemetryAttributes): void {
+    this.span.setAttributes(attributes as Attributes); // the SDK skips undefined values
+  }
+
+  fail(errorType: string, description?: string): void {
+    this.span.setAttribute('error.type', errorType);
+    this.span.setStatus(description !== undefined ? { code: SpanStatusCode.ERROR, message: description } : { code: SpanStatusCode.ERROR });
+  }
+
+  end(): number {
+    if (this.endedAt === undefined) {
+      this.endedAt = performance.now();
+      this.span.end();
+    }
+    return (this.endedAt - this.startedAt) / 1000;
+  }
+}
+
+/** Only the defined values (a metric series is its attribute set, and `undefined` is no value): the object itself when it has no other. */
+function defined(attributes: TelemetryAttributes): Attributes {
+  let complete = true;
+  for (const key in attributes) if (attributes[key] === undefined) complete = false;
+  if (complete) return attributes as Attributes;
+  const out: Attributes = {};
+  for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
+  return out;
+}
+
 /** The OpenTelemetry adapter of {@link Telemetry}. */
 export class OtelTelemetry implements Telemetry {
-  private readonly meterProvider: MeterProvider | undefined;
-  private readonly sink: ClosableSpanSink;
-  private readonly scope: SpanScope;
-  private readonly sampler: Sampler;
+  private readonly tracer: Tracer;
+  private readonly meter: Meter | undefined;
   private readonly propagator = new W3CTraceContextPropagator();
-  private readonly metrics: OtelMetricSums | undefined;
+  private readonly histograms = new Map<string, Histogram>();
 
-  constructor(options: OtelTelemetryOptions) {
-    const instrumentationScope = { name: options.scope, ...(options.scopeVersion !== undefined ? { version: options.scopeVersion } : {}) };
-    const origin: SpanBatchOrigin = { resource: options.resource, scope: instrumentationScope };
-    this.sink = typeof options.spans === 'function' ? options.spans(origin) : new ProcessorSpanSink(options.spans, origin);
-    this.scope = { sink: this.sink };
-    this.sampler = options.sampler ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    if (options.metricReaders) {
-      const metrics = new OtelMetricSums(options.resource, instrumentationScope);
-      const readers = options.metricReaders(metrics);
-      if (readers.length) {
-        // The SDK's meter provider binds the readers (they collect through it, and pm's sums with it).
-        this.meterProvider = new MeterProvider({ resource: options.resource, readers: [...readers] });
-        this.metrics = metrics;
-      }
-    }
+  constructor(private readonly options: OtelTelemetryOptions) {
+    this.tracer = options.tracerProvider.getTracer(options.scope, options.scopeVersion);
+    this.meter = options.meterProvider?.getMeter(options.scope, options.scopeVersion);
   }
 
   startServerSpan(name: string, attributes: TelemetryAttributes, remoteParent: TelemetryRemoteParent | undefined): TelemetrySpan {
-    // No context manager: the parent is the remote one when valid, else the root context.
-    const context: Context = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
-    const parent: SpanContext | undefined = remoteParent ? trace.getSpanContext(context) : undefined;
-    const traceId = parent ? parent.traceId : randomHex(32);
-    const sampled = this.sampler.shouldSample(context, traceId, name, SpanKind.SERVER, attributes, []);
-    const recorded = sampled.decision === SamplingDecision.RECORD_AND_SAMPLED;
-    const span = new OtelRecordedSpan(this.scope, name, SpanKind.SERVER, traceId, randomHex(16), recorded ? TraceFlags.SAMPLED : TraceFlags.NONE, sampled.traceState ?? parent?.traceState, parent, attributes);
-    if (recorded && sampled.attributes) span.setAttributes(sampled.attributes);
-    return span;
+    const parent = remoteParent ? this.propagator.extract(ROOT_CONTEXT, remoteParent, GETTER) : ROOT_CONTEXT;
+    return this.start(name, SpanKind.SERVER, attributes, parent);
   }
 
   startChildSpan(name: string, attributes: TelemetryAttributes, parent: TelemetrySpan): TelemetrySpan {
-    if (!(parent instanceof OtelRecordedSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
-    return new OtelRecordedSpan(this.scope, name, SpanKind.INTERNAL, parent.traceId, randomHex(16), parent.traceFlags, parent.traceState, parent, attributes);
+    if (!(parent instanceof OtelSpan)) throw new TypeError('startChildSpan needs a parent span of this telemetry');
+    return this.start(name, SpanKind.INTERNAL, attributes, trace.setSpan(ROOT_CONTEXT, parent.span));
   }
 
-  addToCounter(name: string, value: number, attributes: TelemetryAttributes): void {
-    this.metrics?.add(name, value, attributes);
+  private start(name: string, kind: SpanKind, attributes: TelemetryAttributes, parent: Context): OtelSpan {
+    const span = this.tracer.startSpan(name, { kind }, parent);
+    if (span.isRecording()) span.setAttributes(attributes as Attributes); // the SDK skips undefined values
+    return new OtelSpan(span);
+  }
+
+  observeCounter(name: string, observe: () => Iterable<TelemetryObservation>): void {
+    this.meter?.createObservableCounter(name).addCallback((result) => {
+      for (const { value, attributes } of observe()) result.observe(value, defined(attributes));
+    });
   }
 
   recordHistogram(name: string, value: number, attributes: TelemetryAttributes, unit?: string): void {
-    this.metrics?.record(name, value, attributes, unit);
+    if (!this.meter || !Number.isFinite(value)) return;
+    let histogram = this.histograms.get(name);
+    if (!histogram) {
+      const advice = unit === 's' ? { advice: { explicitBucketBoundaries: [...MCP_DURATION_BOUNDARIES] } } : {};
+      this.histograms.set(name, (histogram = this.meter.createHistogram(name, { ...(unit !== undefined ? { unit } : {}), ...advice })));
+    }
+    histogram.record(value, defined(attributes));
   }
 
   async shutdown(): Promise<void> {
-    await Promise.all([this.sink.shutdown(), this.meterProvider?.shutdown()]);
+    await Promise.all([this.options.tracerProvider.shutdown(), this.options.meterProvider?.shutdown()]);
   }
 }

@@ -1,4 +1,4 @@
-import type { Telemetry, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
+import type { Telemetry, TelemetryAttributes, TelemetryRemoteParent, TelemetrySpan } from '../../ports/telemetry.js';
 import type { McpObservedOutcome, McpObservedRequest, McpRequestObservation, McpRequestObserver } from '../mcp/request-observer.js';
 import type { McpRequestContext } from '../mcp/request-context.js';
 import { readMcpTraceContext, type McpTraceContext } from '../mcp/request-meta.js';
@@ -15,9 +15,9 @@ import type { McpRequestSpans } from './request-spans.js';
  * `mcp.server.operation.duration` histogram. The remote parent is the request's own W3C trace
  * context — `_meta.traceparent` first, then the `traceparent` header — and nothing else, so no
  * two requests share a trace by accident (seed 004 "Decision": per-request trace isolation).
- * Argument values are recorded only when the operator opts in (`captureContent`). The span is
- * bound to the request's context (`spans`), which is how the tracker's child spans find their
- * parent.
+ * Argument values are recorded only when the operator opts in (`captureContent`). A recorded
+ * (sampled) span is bound to the request's context (`spans`), which is how the tracker's child
+ * spans find their parent; an unsampled request's tracker calls are not traced at all.
  */
 
 /** Options of {@link McpTracingObserver}. */
@@ -33,6 +33,8 @@ export const MCP_SERVER_DURATION_METRIC = 'mcp.server.operation.duration';
 
 /** The methods whose span carries `mcp.resource.uri`. */
 const RESOURCE_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
+const NO_ATTRIBUTES: TelemetryAttributes = Object.freeze({});
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -65,7 +67,7 @@ class McpTracingObservation implements McpRequestObservation {
   constructor(
     private readonly telemetry: Telemetry,
     private readonly span: TelemetrySpan,
-    private readonly metric: Record<string, string | undefined>,
+    private readonly metric: Record<string, string>,
     private readonly spans: McpRequestSpans | undefined,
     /** The `mcp.protocol.version` the span started with (the request's `_meta`). */
     private readonly startRevision: string | undefined,
@@ -76,7 +78,7 @@ class McpTracingObservation implements McpRequestObservation {
   }
 
   resolved(ctx: McpRequestContext): void {
-    this.spans?.bind(ctx, this.span);
+    if (this.span.isRecording()) this.spans?.bind(ctx, this.span); // an unsampled request's tracker calls start no spans
     this.revision = ctx.revision;
     if (ctx.revision !== this.startRevision) this.span.setAttributes({ 'mcp.protocol.version': ctx.revision });
   }
@@ -87,8 +89,8 @@ class McpTracingObservation implements McpRequestObservation {
     if (errorType !== undefined) this.span.fail(errorType);
     const seconds = this.span.end();
     const metric = this.metric;
-    metric['mcp.protocol.version'] = this.revision;
-    metric['error.type'] = errorType;
+    if (this.revision !== undefined) metric['mcp.protocol.version'] = this.revision;
+    if (errorType !== undefined) metric['error.type'] = errorType;
     this.telemetry.recordHistogram(MCP_SERVER_DURATION_METRIC, seconds, metric, 's');
   }
 }
@@ -114,17 +116,17 @@ export class McpTracingObserver implements McpRequestObserver {
   ) {}
 
   observe(request: McpObservedRequest): McpRequestObservation {
-    // One attribute object of one shape for every request (undefined values are left out).
     const { method, params } = request;
     const tool = method === 'tools/call' ? str(params?.name) : undefined;
     const prompt = method === 'prompts/get' ? str(params?.name) : undefined;
     const target = method === 'tools/call' ? tool : prompt;
     const transport = request.facts.kind === 'http' ? 'tcp' : request.facts.kind === 'stdio' ? 'pipe' : undefined;
     const protocolVersion = request.era === 'modern' ? str(metaOf(params)?.[MCP_META.protocolVersion]) : undefined;
-    const args = this.options.captureContent && method === 'tools/call' && params?.arguments !== undefined ? JSON.stringify(params.arguments) : undefined;
-    const span = this.telemetry.startServerSpan(
-      target ? `${method} ${target}` : method,
-      {
+    const span = this.telemetry.startServerSpan(target ? `${method} ${target}` : method, NO_ATTRIBUTES, remoteParentOf(request));
+    // The attributes are worked out only for a span that is recorded (most are not, when sampled).
+    if (span.isRecording()) {
+      const args = this.options.captureContent && method === 'tools/call' && params?.arguments !== undefined ? JSON.stringify(params.arguments) : undefined;
+      span.setAttributes({
         'mcp.method.name': method,
         'jsonrpc.request.id': String(request.id),
         'gen_ai.tool.name': tool,
@@ -136,18 +138,13 @@ export class McpTracingObserver implements McpRequestObserver {
         'network.protocol.name': request.facts.kind === 'http' ? 'http' : undefined,
         'pm.mcp.era': request.era,
         'gen_ai.tool.call.arguments': args,
-      },
-      remoteParentOf(request),
-    );
-    const metric = {
-      'mcp.method.name': method,
-      'gen_ai.tool.name': tool,
-      'gen_ai.prompt.name': prompt,
-      'network.transport': transport,
-      'pm.mcp.era': request.era,
-      'mcp.protocol.version': undefined,
-      'error.type': undefined,
-    };
+      });
+    }
+    // The metric's attributes: only defined values, so the metric SDK takes the object as it is.
+    const metric: Record<string, string> = { 'mcp.method.name': method, 'pm.mcp.era': request.era };
+    if (tool !== undefined) metric['gen_ai.tool.name'] = tool;
+    if (prompt !== undefined) metric['gen_ai.prompt.name'] = prompt;
+    if (transport !== undefined) metric['network.transport'] = transport;
     return new McpTracingObservation(this.telemetry, span, metric, this.options.spans, protocolVersion);
   }
 }

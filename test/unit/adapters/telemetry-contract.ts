@@ -6,7 +6,7 @@ export interface TelemetryProbe {
   readonly telemetry: Telemetry;
   /** Finished spans, normalized to the in-memory adapter's record. */
   spans(): Promise<readonly RecordedSpan[]>;
-  /** The sum of a counter for exactly these attributes. */
+  /** What a counter reports for exactly these attributes. */
   counter(name: string, attributes: Readonly<Record<string, string>>): Promise<number>;
 }
 
@@ -58,7 +58,7 @@ export function describeTelemetryContract(label: string, subject: () => Promise<
     });
 
     it('a child span refuses a parent that is not a span of this telemetry', () => {
-      expect(() => probe.telemetry.startChildSpan('orphan', {}, { setAttributes() {}, fail() {}, end: () => 0 })).toThrow(TypeError);
+      expect(() => probe.telemetry.startChildSpan('orphan', {}, { isRecording: () => true, setAttributes() {}, fail() {}, end: () => 0 })).toThrow(TypeError);
     });
 
     it('concurrent requests keep their own parents', async () => {
@@ -88,12 +88,23 @@ export function describeTelemetryContract(label: string, subject: () => Promise<
       expect(spans[0]!.attributes).not.toHaveProperty('skipped');
     });
 
-    it('counters add up per attribute set', async () => {
-      probe.telemetry.addToCounter('pm.mcp.requests', 1, { 'pm.mcp.era': 'legacy' });
-      probe.telemetry.addToCounter('pm.mcp.requests', 2, { 'pm.mcp.era': 'legacy' });
-      probe.telemetry.addToCounter('pm.mcp.requests', 1, { 'pm.mcp.era': 'modern' });
+    it('an observed counter reports the running totals its callback returns at each read, per attribute set', async () => {
+      const totals = [
+        { value: 3, attributes: { 'pm.mcp.era': 'legacy' } },
+        { value: 1, attributes: { 'pm.mcp.era': 'modern', skipped: undefined } },
+      ];
+      probe.telemetry.observeCounter('pm.mcp.requests', () => totals);
       expect(await probe.counter('pm.mcp.requests', { 'pm.mcp.era': 'legacy' })).toBe(3);
       expect(await probe.counter('pm.mcp.requests', { 'pm.mcp.era': 'modern' })).toBe(1);
+      totals[0] = { value: 5, attributes: { 'pm.mcp.era': 'legacy' } };
+      expect(await probe.counter('pm.mcp.requests', { 'pm.mcp.era': 'legacy' })).toBe(5);
+    });
+
+    it('a span is recording until it ends', () => {
+      const span = probe.telemetry.startServerSpan('x', {}, undefined);
+      expect(span.isRecording()).toBe(true);
+      span.end();
+      expect(span.isRecording()).toBe(false);
     });
   });
 }

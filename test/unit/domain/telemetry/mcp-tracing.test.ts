@@ -18,13 +18,14 @@ import { memoryTracker } from '../../../support/memory-tracker.js';
 const PARENT_A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const PARENT_B = '00-1bf7651916cd43dd8448eb211c80319c-c7ad6b7169203331-01';
 
-async function setup(options: { captureContent?: boolean } = {}) {
+async function setup(options: { captureContent?: boolean; sample?: (name: string) => boolean } = {}) {
+  const { sample, ...tracing } = options;
   const env = await memoryTracker();
-  const telemetry = new MemoryTelemetry();
+  const telemetry = new MemoryTelemetry(sample ? { sample } : {});
   const usage = new McpUsageCounter({ telemetry });
   const spans = new McpRequestSpans();
   const server = createPmTrackerMcpServer({ tracker: env.tracker, trackerFor: traceTracker(env.tracker, telemetry, spans), fs: env.fs, serverInfo: { name: 'pm', version: '0.1.0' }, profile: 'full', legacyLogging: true });
-  const dispatcher = new PmMcpDispatcher(server, createPmMcpMethodRegistry(server), { observers: [new McpTracingObserver(telemetry, { ...options, spans }), usage] });
+  const dispatcher = new PmMcpDispatcher(server, createPmMcpMethodRegistry(server), { observers: [new McpTracingObserver(telemetry, { ...tracing, spans }), usage] });
   await dispatcher.prepare();
   const connection = dispatcher.connect();
   const send = async (message: unknown, facts: TransportFacts = { kind: 'stdio' }, on: PmMcpConnection = connection) => {
@@ -54,6 +55,15 @@ test('one server span per request, named and attributed after the MCP convention
   expect(children.find((span) => span.name === 'pm.tracker create')!.attributes).toEqual({ 'pm.tracker.operation': 'create', 'pm.tracker.access': 'write' });
   // No argument values or item contents anywhere unless the operator opts in.
   expect(JSON.stringify(telemetry.finished)).not.toContain('secret plan');
+  expect(telemetry.histogram(MCP_SERVER_DURATION_METRIC, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'pm_create', 'network.transport': 'pipe', 'pm.mcp.era': 'modern', 'mcp.protocol.version': '2026-07-28' })).toHaveLength(1);
+});
+
+test('a request whose span is not sampled calls the tracker untraced, and its duration is still recorded', async () => {
+  const { telemetry, send } = await setup({ sample: (name) => name !== 'tools/call pm_create' });
+  await send(call(1, 'pm_create', { title: 'dropped' }));
+  await send(call(2, 'pm_list', {}));
+  expect(telemetry.started.filter((name) => name.startsWith('pm.tracker'))).toEqual(['pm.tracker list']);
+  expect(telemetry.finished.map((span) => span.name).sort()).toEqual(['pm.tracker list', 'tools/call pm_list']);
   expect(telemetry.histogram(MCP_SERVER_DURATION_METRIC, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'pm_create', 'network.transport': 'pipe', 'pm.mcp.era': 'modern', 'mcp.protocol.version': '2026-07-28' })).toHaveLength(1);
 });
 
