@@ -295,4 +295,42 @@ describe('JoseBearerAuthorizer', () => {
       expect(await authorizer.authorize({ authorization: `Bearer ${await sign(ec.signer)}`, requiredScopes: READ })).toMatchObject({ id: 'alice' });
     });
   });
+
+  describe('a verified signature is reused for a minute, the claims are checked every time', () => {
+    const secret = new TextEncoder().encode(SECRET);
+    /** An HS256 authorizer whose key resolver counts signature verifications and can be switched to another secret; its clock is `clock.ms`. */
+    function counted(clock: { ms: number }) {
+      const state = { verifications: 0, key: secret };
+      const authorizer = new JoseBearerAuthorizer({ key: () => { state.verifications++; return state.key; }, algorithms: ['HS256'], description: 'a counted secret' }, { ...options, now: () => clock.ms });
+      return { authorizer, state };
+    }
+
+    it('verifies the same token once within the minute, again after it, and never reuses one token for another', async () => {
+      const clock = { ms: Date.now() };
+      const { authorizer, state } = counted(clock);
+      const token = await sign({ alg: 'HS256', key: secret });
+      for (let i = 0; i < 3; i++) expect(await authorizer.authorize({ authorization: `Bearer ${token}`, requiredScopes: WRITE })).toMatchObject({ id: 'alice' });
+      expect(state.verifications).toBe(1);
+      // A token differing only in its signature is verified on its own, and refused.
+      const [head, body] = token.split('.');
+      await invalidToken(authorizer, `Bearer ${head}.${body}.${base64url.encode(new Uint8Array(32))}`, /signature does not verify/);
+      expect(state.verifications).toBe(2);
+      // After the minute the signature is verified anew: a withdrawn key stops verifying then.
+      clock.ms += 60_000;
+      state.key = new TextEncoder().encode('another-local-development-secret-of-32+bytes');
+      await invalidToken(authorizer, `Bearer ${token}`, /signature does not verify/);
+      expect(state.verifications).toBe(3);
+    });
+
+    it('still refuses a reused token once it expires, and checks its scopes on each request', async () => {
+      const clock = { ms: Date.now() };
+      const { authorizer, state } = counted(clock);
+      const token = await sign({ alg: 'HS256', key: secret }, { scope: 'pm:read', exp: Math.floor(clock.ms / 1000) + 20 });
+      expect(await authorizer.authorize({ authorization: `Bearer ${token}`, requiredScopes: READ })).toMatchObject({ id: 'alice' });
+      expect(await refusal(authorizer, `Bearer ${token}`, WRITE)).toBeInstanceOf(PmMcpInsufficientScopeError);
+      clock.ms += 30_000; // past exp and the 5 s tolerance, within the minute
+      await invalidToken(authorizer, `Bearer ${token}`, /expired/);
+      expect(state.verifications).toBe(1);
+    });
+  });
 });

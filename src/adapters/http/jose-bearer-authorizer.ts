@@ -4,6 +4,7 @@ import { PmMcpUnauthorizedError, type PmMcpChallengeContext } from '../../domain
 import { parseMcpBearerAuthorization } from '../../domain/mcp/auth/bearer-header.js';
 import type { McpScopeHierarchy } from '../../domain/mcp/auth/scopes.js';
 import { assertMcpTokenClaims, isMcpAccessTokenType, PM_MCP_DEFAULT_CLOCK_TOLERANCE_SEC } from '../../domain/mcp/auth/token-claims.js';
+import { BoundedCache } from '../../domain/util/bounded-cache.js';
 import type { AuthorizationRequest, Authorizer, Principal } from '../../ports/authorizer.js';
 import { loadJoseVerificationKey, type JoseKeySource, type JoseVerificationKey } from './jose-key-source.js';
 
@@ -70,10 +71,32 @@ function describeJoseFailure(error: unknown): string | undefined {
   }
 }
 
+/**
+ * How long a token's verified signature is reused, in milliseconds. An agent sends the same
+ * token with every request, and verifying its signature (an HMAC or public-key operation through
+ * WebCrypto) costs more than answering most requests; the claims (`exp`, `nbf`, issuer,
+ * audience, scopes) are still checked on every request against the current time. The limit
+ * bounds how long a token signed with a key the issuer has since withdrawn from its JWKS keeps
+ * verifying: one minute, as a JWKS cache would.
+ */
+export const VERIFIED_SIGNATURE_TTL_MS = 60_000;
+
+/** Tokens whose signature verified, with when (the cache is keyed by the whole token, signature included), bounded by count and by the tokens' characters. */
+const VERIFIED_TOKENS_LIMIT = 1024;
+const VERIFIED_TOKENS_CHARS = 2 * 1024 * 1024;
+
+interface VerifiedToken {
+  readonly payload: unknown;
+  readonly at: number;
+  /** The token's length: what keeping it costs. */
+  readonly chars: number;
+}
+
 /** The Authorizer port over jose (see the module comment above {@link JoseBearerAuthorizerOptions}). */
 export class JoseBearerAuthorizer implements Authorizer {
   private readonly algorithms: JWSAlgorithm[];
   private readonly now: () => number;
+  private readonly verified = new BoundedCache<string, VerifiedToken>('verified bearer token signatures', VERIFIED_TOKENS_LIMIT, { max: VERIFIED_TOKENS_CHARS, of: (entry) => entry.chars });
 
   constructor(
     private readonly key: JoseVerificationKey,
@@ -102,7 +125,7 @@ export class JoseBearerAuthorizer implements Authorizer {
       case 'malformed':
         throw new PmMcpUnauthorizedError(credentials.detail, { ...context, error: 'invalid_token' });
     }
-    const payload = await this.verifySignature(credentials.token, context);
+    const payload = await this.verifiedPayload(credentials.token, context);
     return assertMcpTokenClaims(payload, {
       issuer: this.options.issuer,
       audience: this.options.audience,
@@ -112,6 +135,16 @@ export class JoseBearerAuthorizer implements Authorizer {
       resourceMetadataUrl: this.options.resourceMetadataUrl,
       ...(this.options.scopeHierarchy ? { scopeHierarchy: this.options.scopeHierarchy } : {}),
     });
+  }
+
+  /** The token's payload once its signature verified, reused for {@link VERIFIED_SIGNATURE_TTL_MS}. */
+  private async verifiedPayload(token: string, context: PmMcpChallengeContext): Promise<unknown> {
+    const now = this.now();
+    const kept = this.verified.get(token);
+    if (kept && now - kept.at >= 0 && now - kept.at < VERIFIED_SIGNATURE_TTL_MS) return kept.payload;
+    const payload = await this.verifySignature(token, context);
+    this.verified.set(token, { payload, at: now, chars: token.length });
+    return payload;
   }
 
   /** Verifies the JWS and returns its JSON payload (not yet checked against any policy). */
