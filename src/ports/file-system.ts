@@ -169,8 +169,9 @@ export interface FileSystem {
   /**
    * Removes the temporary files of atomic writes (see writeAtomic) among `names` in `dir` whose
    * writer is gone: a writer killed between creating its temp file and the rename leaves one
-   * behind. A temp file of a writer that may still be running is kept. Returns the names
-   * removed. Absent: writes leave no temporary files.
+   * behind. A temp file of a writer that may still be running is kept, and so is one that
+   * cannot be removed (a read-only checkout): the clean-up never fails the read that runs it.
+   * Returns the names removed. Absent: writes leave no temporary files.
    */
   removeAbandonedTemps?(dir: string, names: readonly string[]): Promise<string[]>;
 

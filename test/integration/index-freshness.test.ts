@@ -181,4 +181,19 @@ describe('the derived index follows every change (real files, real processes)', 
     expect(readdirSync(`${root}/items`).sort()).toEqual([`${item.id}.md`, live].sort());
     await again.dispose();
   });
+
+  it('validate removes the temp file a killed writer left, as a query does, and reports the rest', async () => {
+    const root = await initNodeTracker(temp());
+    const tracker = await openNodeTracker(root);
+    const { item } = await tracker.create({ title: 'survivor' });
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const abandoned = `${item.id}.md.tmp-${gone}-deadbeef`;
+    const live = `${item.id}.md.tmp-${process.pid}-cafe0002`;
+    const files: [string, string][] = [[abandoned, 'half written'], [live, 'being written'], ['notes.txt', 'the user’s']];
+    for (const [name, text] of files) writeFileSync(`${root}/items/${name}`, text);
+    const report = await tracker.validate();
+    expect(report.findings.map((f) => [f.code, f.file?.split('/').pop()]).sort()).toEqual([['stray_file', live], ['stray_file', 'notes.txt']].sort());
+    expect(existsSync(`${root}/items/${abandoned}`)).toBe(false);
+    await tracker.dispose();
+  });
 });

@@ -67,6 +67,7 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
   /** Item files that exist but do not parse: reported once, never as missing or dangling. */
   const unreadable = new Set<string>();
   const pause = periodicYield();
+  const strays: string[] = [];
   for (const { name, signature } of await fs.scan(paths.items)) {
     await pause();
     const file = `${paths.items}/${name}`;
@@ -75,7 +76,7 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       // A directory not named like an item is the user's (pm neither reads nor reports it).
       if (signature.kind === 'directory') continue;
       if (signature.kind) refusedFinding(file, signature, add);
-      else add({ severity: 'warning', code: 'stray_file', file, message: `${file} is not an item file (<id>.md); pm ignores it` });
+      else strays.push(name);
       continue;
     }
     const text = await readOwn(fs, file, id, signature, ITEM_FILE_READ, add);
@@ -108,12 +109,27 @@ export async function validateTracker(fs: FileSystem, hasher: Hasher, paths: Tra
       add({ severity: 'error', code: invalid ? 'invalid_field' : 'corrupt_item', itemId: id, file, ...position, message: invalid ? `${file}: ${message}` : message });
     }
   }
+  await reportStrays(fs, paths.items, strays, add);
   const cycles = checkReferences(items, unreadable, add);
   const cyclesAt = findings.length;
   const histories = await checkHistories(fs, hasher, paths, items, unreadable, findings, new Set(cycles.flatMap((c) => c.cycle)));
   findings.splice(cyclesAt, 0, ...cycleFindings(cycles, histories, (line) => digestOf(hasher, line)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   return { ok: errors === 0, items: items.size, errors, warnings: findings.length - errors, findings };
+}
+
+/**
+ * Reports the files of items/ that are no item file, after removing the temp files of atomic
+ * writes whose writer is gone (the file system tells them; docs/TRACKER.md "The derived index":
+ * the next check removes them, and validate is a check). A writer killed between its temp file
+ * and the rename leaves one, which is no finding once removed.
+ */
+async function reportStrays(fs: FileSystem, dir: string, strays: readonly string[], add: (f: ValidationFinding) => void): Promise<void> {
+  if (strays.length === 0) return;
+  const removed = new Set(await fs.removeAbandonedTemps?.(dir, strays) ?? []);
+  for (const name of strays) {
+    if (!removed.has(name)) add({ severity: 'warning', code: 'stray_file', file: `${dir}/${name}`, message: `${dir}/${name} is not an item file (<id>.md); pm ignores it` });
+  }
 }
 
 interface FoundCycle {
