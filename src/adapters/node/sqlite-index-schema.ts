@@ -3,7 +3,7 @@
  * {@link SQLITE_INDEX_SCHEMA} whenever a table, column or the meaning of a value changes: a
  * database of another version is emptied and rebuilt from the item files.
  */
-export const SQLITE_INDEX_SCHEMA = 10;
+export const SQLITE_INDEX_SCHEMA = 11;
 
 /**
  * `files` holds every recorded item file (an indexed item or an unreadable file, `problem` set;
@@ -47,7 +47,7 @@ CREATE INDEX IF NOT EXISTS items_updated ON items(updated, id);
 CREATE INDEX IF NOT EXISTS items_title ON items(title_lc, id);
 CREATE INDEX IF NOT EXISTS items_parent ON items(parent, status) WHERE parent IS NOT NULL;
 CREATE INDEX IF NOT EXISTS items_assignee ON items(assignee) WHERE assignee IS NOT NULL;
-CREATE INDEX IF NOT EXISTS items_claims ON items(claim_expires) WHERE claim_holder IS NOT NULL;
+CREATE INDEX IF NOT EXISTS items_claims ON items(claim_expires, status, assignee, claim_holder, blocked, busy, type, priority, created, id) WHERE claim_holder IS NOT NULL;
 CREATE TABLE IF NOT EXISTS tags(rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(rid, tag)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, rid);
 CREATE TABLE IF NOT EXISTS links(rid INTEGER NOT NULL, kind INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(rid, kind, target)) WITHOUT ROWID;

@@ -21,7 +21,7 @@ import type {
 import { LockTimeoutError } from '../../domain/errors/index.js';
 import { scanJson } from './sqlite-index-scan-json.js';
 import { SqliteIndexCounts } from './sqlite-index-counts.js';
-import { correctCounts, LAPSED_SQL, lapsedCandidates, mergeLapsed } from './sqlite-index-lapsed.js';
+import { correctCounts, LAPSED_SQL, lapsedGroups, lapsedReady, mergeLapsed } from './sqlite-index-lapsed.js';
 import type { SqliteDatabase, SqliteOpener, SqliteStatement } from './sqlite-driver.js';
 import { filterSql, type SqlCondition, ITEM_COLUMNS, ITEM_SOURCE, rowToItem, sortColumns, type ItemRow } from './sqlite-index-sql.js';
 import { SqliteWordSearch } from './sqlite-index-search.js';
@@ -261,11 +261,11 @@ export class SqliteItemIndex implements ItemIndexStore {
     const claimedParams = [query.nowIso, assignee, assignee, assignee, assignee];
     const read = this.requireDb().transaction(() => {
       const plain = (this.tuning.keptCounts !== false ? this.counts.readiness(query) : undefined) ?? this.countReadiness(where, claimed, claimedParams);
-      const lapsed = lapsedCandidates((sql) => this.stmt(sql), query);
+      const lapsed = lapsedGroups((sql) => this.stmt(sql), query);
       const rids = this.stmt(`SELECT i.rid FROM items i INDEXED BY items_queue WHERE ${where.sql} AND i.blocked = 0 AND i.busy = 0 AND NOT ${claimed} AND NOT ${LAPSED_SQL} ORDER BY i.priority, i.created, i.id LIMIT ?`)
         .pluck().all(...where.params, ...claimedParams, query.nowIso, query.limit) as number[];
       const rows = this.rowsOf(rids);
-      const merged = mergeLapsed(rids, rows, lapsed, query.limit);
+      const merged = mergeLapsed(rids, rows, lapsedReady((sql) => this.stmt(sql), query, lapsed, query.limit), query.limit);
       return { counts: correctCounts(plain, lapsed), ready: merged ? this.rowsOf(merged) : rows };
     });
     return read.deferred();
